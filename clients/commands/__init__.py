@@ -1,0 +1,1 @@
+"""Subcommands of `domino-oracle`, one module each (see clients/cli.py)."""

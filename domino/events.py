@@ -1,0 +1,128 @@
+"""The event log format: every change to a match is one of these, appended and never edited.
+
+These models are the public interchange format (docs/events.md). Unknown fields are
+rejected so that a typo in an imported log is an error, not silently dropped data.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+from domino.tiles import End, Seat, Team, Tile, parse_tile
+from domino.variants import Scoring
+
+TileName = Annotated[str, Field(pattern=r"^\d{1,2}-\d{1,2}$")]
+Seed = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+
+
+def _canonical(name: str) -> str:
+    return str(parse_tile(name))
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seq: int = Field(0, ge=0, description="Position in the stream, 1-based; 0 before append.")
+
+
+class MatchStarted(_Event):
+    type: Literal["match_started"] = "match_started"
+    match_id: str = Field(min_length=1, max_length=64)
+    variant: str
+    target: int = Field(100, ge=1, le=10_000)
+    players: dict[Seat, str]
+    scoring: Scoring = "losers"
+
+    @field_validator("players")
+    @classmethod
+    def _four_players(cls, players: dict[Seat, str]) -> dict[Seat, str]:
+        if set(players) != {"S", "W", "N", "E"}:
+            raise ValueError("players must name all four seats S, W, N, E")
+        return players
+
+
+class HandStarted(_Event):
+    """Public: the deal is fixed. sha256 of the shuffle seed, revealed in hand_ended."""
+
+    type: Literal["hand_started"] = "hand_started"
+    hand: int = Field(ge=1)
+    leader: Seat
+    seed_sha256: Seed
+
+
+class HandDealt(_Event):
+    """Private to `seat`: its tiles. Other audiences see it with `tiles` = None."""
+
+    type: Literal["hand_dealt"] = "hand_dealt"
+    hand: int = Field(ge=1)
+    seat: Seat
+    tiles: list[TileName] | None
+
+    @field_validator("tiles")
+    @classmethod
+    def _canonical_tiles(cls, tiles: list[str] | None) -> list[str] | None:
+        return None if tiles is None else [_canonical(t) for t in tiles]
+
+
+class TilePlayed(_Event):
+    type: Literal["tile_played"] = "tile_played"
+    hand: int = Field(ge=1)
+    seat: Seat
+    tile: TileName
+    end: End | None
+
+    @field_validator("tile")
+    @classmethod
+    def _canonical_tile(cls, name: str) -> str:
+        return _canonical(name)
+
+
+class Passed(_Event):
+    type: Literal["passed"] = "passed"
+    hand: int = Field(ge=1)
+    seat: Seat
+
+
+class HandEnded(_Event):
+    type: Literal["hand_ended"] = "hand_ended"
+    hand: int = Field(ge=1)
+    reason: Literal["domino", "blocked"]
+    winner: Team | None
+    points: int = Field(ge=0)
+    remaining: dict[Seat, list[TileName]]
+    pool: list[TileName] = Field(default_factory=list)
+    seed: Seed
+    scores: dict[Team, int]
+
+
+class MatchEnded(_Event):
+    type: Literal["match_ended"] = "match_ended"
+    scores: dict[Team, int]
+    winner: Team
+
+
+Event = Annotated[
+    MatchStarted | HandStarted | HandDealt | TilePlayed | Passed | HandEnded | MatchEnded,
+    Field(discriminator="type"),
+]
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+PRIVATE_TYPES = frozenset({"hand_dealt"})
+
+
+def parse_event(data: dict | str | bytes) -> Event:
+    """Validate one event from a dict or a JSON text (raises pydantic.ValidationError)."""
+    if isinstance(data, str | bytes):
+        return EVENT_ADAPTER.validate_json(data)
+    return EVENT_ADAPTER.validate_python(data)
+
+
+def event_to_dict(event: Event) -> dict:
+    """The event as plain JSON-ready data, in the log format."""
+    return event.model_dump(mode="json")
+
+
+def tiles_of(names: list[str] | None) -> list[Tile]:
+    return [parse_tile(n) for n in names or []]
