@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 
 BENCHMARKS = {
     "store": "storage.bench",
@@ -16,6 +17,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("bench", help="run a benchmark and print its figures")
     targets = parser.add_subparsers(dest="target", required=True, metavar="TARGET")
     for name, module_name in BENCHMARKS.items():
+        if importlib.util.find_spec(module_name) is None:
+            continue  # that part is not installed in this checkout
         module = importlib.import_module(module_name)
         target = targets.add_parser(name, help=(module.__doc__ or "").strip().splitlines()[0])
         module.add_arguments(target)
