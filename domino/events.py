@@ -44,12 +44,17 @@ class MatchStarted(_Event):
 
 
 class HandStarted(_Event):
-    """Public: the deal is fixed. sha256 of the shuffle seed, revealed in hand_ended."""
+    """The deal is fixed: sha256 of the shuffle seed is public at once.
+
+    `seed` itself is the referee's secret (so a restarted server can finish the hand); every
+    audience sees it as None until hand_ended reveals it.
+    """
 
     type: Literal["hand_started"] = "hand_started"
     hand: int = Field(ge=1)
     leader: Seat
     seed_sha256: Seed
+    seed: Seed | None = None
 
 
 class HandDealt(_Event):

@@ -1,0 +1,34 @@
+"""Who may see what: the projection of an event to one audience.
+
+Hidden information never leaves the referee except through this function.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from domino.events import Event, HandDealt, HandStarted
+from domino.tiles import SEATS, Seat
+
+Audience = Seat | Literal["spectator", "referee"]
+AUDIENCES: tuple[str, ...] = (*SEATS, "spectator", "referee")
+
+
+def view(event: Event, audience: Audience) -> Event:
+    """`event` as `audience` may see it: another seat's dealt tiles and the secret seed go.
+
+    The event is still delivered (redacted) so every audience sees a contiguous seq.
+    Hands become public through hand_ended, which carries every remaining tile and the seed.
+    """
+    if audience == "referee":
+        return event
+    if isinstance(event, HandDealt) and event.seat != audience and event.tiles is not None:
+        return event.model_copy(update={"tiles": None})
+    if isinstance(event, HandStarted) and event.seed is not None:
+        return event.model_copy(update={"seed": None})
+    return event
+
+
+def can_see_hand(event: Event, audience: Audience) -> bool:
+    """Whether `audience` sees tiles in this event that the public does not."""
+    return isinstance(event, HandDealt) and (audience == "referee" or event.seat == audience)

@@ -1,0 +1,48 @@
+"""What a player (or the table) asks for. The rules answer with events or a RuleViolation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from domino.tiles import End, Seat, Tile
+from domino.variants import DEFAULT_VARIANT, Scoring
+
+
+@dataclass(frozen=True)
+class StartMatch:
+    match_id: str
+    players: dict[Seat, str]
+    variant: str = DEFAULT_VARIANT
+    target: int = 100
+    scoring: Scoring = "losers"
+
+
+@dataclass(frozen=True)
+class DealHand:
+    """Deal the next hand from this secret seed (64 hex digits; cryptographic in production)."""
+
+    seed: str
+
+
+@dataclass(frozen=True)
+class PlayTile:
+    seat: Seat
+    tile: Tile
+    end: End | None = None
+    """Which end to play on; may be omitted when the tile fits only one end (or opens the line)."""
+
+
+@dataclass(frozen=True)
+class PassTurn:
+    seat: Seat
+
+
+Command = StartMatch | DealHand | PlayTile | PassTurn
+
+
+@dataclass(frozen=True)
+class Move:
+    """A legal play as offered to a player: the tile and the end (None when opening)."""
+
+    tile: Tile
+    end: End | None = field(default=None)

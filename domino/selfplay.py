@@ -1,0 +1,79 @@
+"""Complete matches between simple legal bots: test data, benchmark data and demos.
+
+Pure: the random source is passed in, so a seed reproduces a match exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from domino.commands import Command, DealHand, Move, PassTurn, PlayTile, StartMatch
+from domino.events import Event
+from domino.rules import decide, evolve, legal_moves
+from domino.state import MatchState
+from domino.tiles import SEATS, Seat
+from domino.variants import DEFAULT_VARIANT, Scoring
+
+Policy = Callable[[MatchState, Seat, list[Move], random.Random], Move]
+
+
+def random_policy(_state: MatchState, _seat: Seat, moves: list[Move], rng: random.Random) -> Move:
+    return rng.choice(moves)
+
+
+def heaviest_policy(_state: MatchState, _seat: Seat, moves: list[Move], rng: random.Random) -> Move:
+    """Dump the most pips first (ties broken at random): a classic beginner's plan."""
+    best = max(m.tile.pips for m in moves)
+    return rng.choice([m for m in moves if m.tile.pips == best])
+
+
+def seed_from(rng: random.Random) -> str:
+    """A 256-bit deal seed from a test's random source (production uses `secrets`)."""
+    return f"{rng.getrandbits(256):064x}"
+
+
+def next_command(
+    state: MatchState, rng: random.Random, policy: Policy = random_policy
+) -> Command | None:
+    """What the table would do next under `policy`; None when the match is over."""
+    if state.phase == "finished":
+        return None
+    if state.phase == "between_hands":
+        return DealHand(seed=seed_from(rng))
+    assert state.hand is not None
+    seat = state.hand.turn
+    moves = legal_moves(state, seat)
+    if not moves:
+        return PassTurn(seat)
+    move = policy(state, seat, moves, rng)
+    return PlayTile(seat, move.tile, move.end)
+
+
+def random_match_events(
+    rng: random.Random,
+    variant: str = DEFAULT_VARIANT,
+    target: int = 100,
+    scoring: Scoring = "losers",
+    policy: Policy = random_policy,
+    match_id: str | None = None,
+) -> list[Event]:
+    """Every event of one complete legal match, with seq filled in (1, 2, ...)."""
+    players = {seat: f"bot-{seat}" for seat in SEATS}
+    command: Command | None = StartMatch(
+        match_id=match_id or f"m-{rng.getrandbits(64):016x}",
+        players=players,
+        variant=variant,
+        target=target,
+        scoring=scoring,
+    )
+    state: MatchState | None = None
+    events: list[Event] = []
+    while command is not None:
+        for event in decide(state, command):
+            stamped = event.model_copy(update={"seq": len(events) + 1})
+            events.append(stamped)
+            state = evolve(state, stamped)
+        assert state is not None
+        command = next_command(state, rng, policy)
+    return events
