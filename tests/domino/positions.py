@@ -1,0 +1,42 @@
+"""Hand-built positions for rule examples (the referee's full state)."""
+
+from __future__ import annotations
+
+from domino.state import HandState, MatchState
+from domino.tiles import SEATS, Seat, parse_tile
+from domino.variants import get_variant
+
+
+def position(
+    hands: dict[Seat, list[str]],
+    turn: Seat,
+    line: list[tuple[int, int]] | None = None,
+    hand_number: int = 2,
+    leader: Seat = "S",
+    scores: dict[str, int] | None = None,
+    target: int = 100,
+    scoring: str = "losers",
+) -> MatchState:
+    tiles = {s: frozenset(parse_tile(t) for t in hands.get(s, [])) for s in SEATS}
+    hand = HandState(
+        number=hand_number,
+        leader=leader,
+        seed_sha256="0" * 64,
+        seed="1" * 64,
+        hands=dict(tiles),
+        counts={s: len(tiles[s]) for s in SEATS},
+        turn=turn,
+        line=tuple(line or ()),
+        dealt=4,
+    )
+    return MatchState(
+        match_id="m-test",
+        variant=get_variant("partnership-6"),
+        target=target,
+        players={s: s for s in SEATS},
+        scoring=scoring,  # type: ignore[arg-type]
+        scores=dict(scores or {"NS": 0, "EW": 0}),  # type: ignore[arg-type]
+        hand=hand,
+        phase="playing",
+        hands_played=hand_number - 1,
+    )
