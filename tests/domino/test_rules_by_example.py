@@ -26,7 +26,7 @@ def started(variant: str = "partnership-6"):
 @pytest.mark.parametrize("variant", ["partnership-6", "partnership-9"])
 def test_first_hand_is_led_by_the_highest_double_dealt(variant: str) -> None:
     state = started(variant)
-    hands, pool = deal(SEED, get_variant(variant))
+    hands, _pool = deal(SEED, get_variant(variant))
     best = max(t for tiles in hands.values() for t in tiles if t.is_double)
     assert state.hand.leader == next(s for s in SEATS if best in hands[s])
     assert [m.tile for m in legal_moves(state, state.hand.leader)] == [best]
