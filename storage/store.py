@@ -1,0 +1,308 @@
+"""EventStore: append with optimistic concurrency, read back, list streams, verify chains.
+
+Appends are checked against each stream's head in the `streams` table under a write lock
+(SQLite: BEGIN IMMEDIATE; PostgreSQL: SELECT ... FOR UPDATE), and the (stream, seq) primary
+key is the backstop: two writers can never both store seq n. A batch of appends is one
+transaction, hence one fsync; a conflicting append in it is reported, the others commit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, and_, bindparam, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from storage.chain import GENESIS_HASH, link_hash
+from storage.engine import make_engine, write_transaction
+from storage.errors import ConcurrencyConflict, StoreClosed
+from storage.prepare import PreparedAppend, check_seq, check_stream, prepare_append
+from storage.records import ChainReport, StoredEvent, StreamInfo
+from storage.schema import UTCDateTime, create_schema, events, streams
+from storage.verify import verify_stream
+
+AppendResult = list[StoredEvent] | ConcurrencyConflict
+AppendRequest = tuple[str, int, Sequence[Mapping[str, Any]]]
+
+_IN_CHUNK = 500  # streams per IN (...) list when reading heads
+
+
+@dataclass(slots=True)
+class _Head:
+    last_seq: int
+    last_hash: str
+    db_seq: int  # last_seq as the database has it at the start of the transaction
+    exists: bool  # whether the streams row exists in the database
+
+
+class EventStore:
+    """Append-only event store over SQLAlchemy Core. Thread-safe; one instance per process."""
+
+    def __init__(self, url: str | Path, **engine_kwargs: Any) -> None:
+        self._engine = make_engine(url, **engine_kwargs)
+        self._closed = False
+        create_schema(self._engine)
+
+    @property
+    def engine(self) -> Engine:
+        """The underlying engine, for operations and tests; writes through it bypass checks."""
+        return self._engine
+
+    @property
+    def dialect(self) -> str:
+        return self._engine.dialect.name
+
+    # -- writing -------------------------------------------------------------------------
+
+    def append(
+        self, stream: str, expected_seq: int, events: Sequence[Mapping[str, Any]]
+    ) -> list[StoredEvent]:
+        """Append `events` after seq `expected_seq` (0 for a new stream), atomically.
+
+        Raises ConcurrencyConflict if the stream's last seq is not `expected_seq`, and
+        InvalidEvent (before any database work) if an event is malformed.
+        """
+        result = self.commit_prepared([prepare_append(stream, expected_seq, events)])[0]
+        if isinstance(result, ConcurrencyConflict):
+            raise result
+        return result
+
+    def append_batch(self, appends: Iterable[AppendRequest]) -> list[AppendResult]:
+        """Group commit: many appends in one transaction; each gets its events or its conflict.
+
+        Results are in input order. Appends to the same stream apply in input order, so the
+        second may continue from the first. InvalidEvent anywhere refuses the whole batch.
+        """
+        prepared = [prepare_append(stream, seq, evts) for stream, seq, evts in appends]
+        return self.commit_prepared(prepared)
+
+    def commit_prepared(self, prepared: Sequence[PreparedAppend]) -> list[AppendResult]:
+        """Commit already-validated appends in one transaction (used by AsyncEventStore)."""
+        self._check_open()
+        if not prepared:
+            return []
+        now = datetime.now(UTC)
+        try:
+            with write_transaction(self._engine) as conn:
+                return _write_all(conn, prepared, now)
+        except IntegrityError:
+            # Only PostgreSQL gets here: two writers creating the same stream at once (SQLite
+            # holds the write lock, so its checks cannot be overtaken). Redo append by append,
+            # each in a savepoint, so that the loser is reported and the others still commit.
+            pass
+        with write_transaction(self._engine) as conn:
+            return [_write_one_guarded(conn, append, now) for append in prepared]
+
+    # -- reading -------------------------------------------------------------------------
+
+    def read(self, stream: str, after_seq: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """Events of `stream` with seq > after_seq, in order, at most `limit` of them."""
+        self._check_open()
+        check_stream(stream)
+        check_seq(after_seq, "after_seq")
+        query = (
+            select(events)
+            .where(events.c.stream == stream, events.c.seq > after_seq)
+            .order_by(events.c.seq)
+        )
+        if limit is not None:
+            query = query.limit(check_seq(limit, "limit"))
+        with self._engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [
+            StoredEvent(
+                stream=row.stream,
+                seq=row.seq,
+                type=row.type,
+                payload=json.loads(row.payload),
+                recorded_at=row.recorded_at,
+                hash=row.hash,
+                prev_hash=row.prev_hash,
+            )
+            for row in rows
+        ]
+
+    def last_seq(self, stream: str) -> int:
+        """The seq of the stream's last event; 0 if the stream does not exist."""
+        self._check_open()
+        check_stream(stream)
+        with self._engine.connect() as conn:
+            return _db_last_seq(conn, stream)
+
+    def streams(self, prefix: str | None = None) -> list[StreamInfo]:
+        """All streams (or those whose name starts with `prefix`), ordered by name."""
+        self._check_open()
+        query = select(streams).order_by(streams.c.stream)
+        if prefix:
+            # A range on the primary key rather than LIKE: exact (LIKE is case-insensitive on
+            # SQLite) and an index scan on both databases (binary collation).
+            query = query.where(streams.c.stream >= prefix)
+            upper = _prefix_upper_bound(prefix)
+            if upper is not None:
+                query = query.where(streams.c.stream < upper)
+        with self._engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [StreamInfo(r.stream, r.last_seq, r.created_at, r.updated_at) for r in rows]
+
+    def verify_chain(self, stream: str) -> ChainReport:
+        """Re-hash the stream from its first event; report where (if anywhere) it breaks."""
+        self._check_open()
+        check_stream(stream)
+        return verify_stream(self._engine, stream)
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    def close(self) -> None:
+        self._closed = True
+        self._engine.dispose()
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreClosed("the event store is closed")
+
+
+def _write_all(
+    conn: Connection, prepared: Sequence[PreparedAppend], now: datetime
+) -> list[AppendResult]:
+    """Check every append against the locked heads, then write all rows in three statements."""
+    heads = _lock_heads(conn, {append.stream for append in prepared})
+    results: list[AppendResult] = []
+    rows: list[dict[str, Any]] = []
+    for append in prepared:
+        head = heads.get(append.stream) or _Head(0, GENESIS_HASH, 0, exists=False)
+        if head.last_seq != append.expected_seq:
+            results.append(ConcurrencyConflict(append.stream, append.expected_seq, head.last_seq))
+            continue
+        stored = _chain(append, head.last_hash, now, rows)
+        head.last_seq, head.last_hash = stored[-1].seq, stored[-1].hash
+        heads[append.stream] = head
+        results.append(stored)
+
+    moved = [(stream, head) for stream, head in heads.items() if head.last_seq != head.db_seq]
+    new = [
+        {
+            "stream": stream,
+            "last_seq": head.last_seq,
+            "last_hash": head.last_hash,
+            "created_at": now,
+            "updated_at": now,
+        }
+        for stream, head in moved
+        if not head.exists
+    ]
+    old = [
+        {
+            "b_stream": stream,
+            "b_old": head.db_seq,
+            "b_last_seq": head.last_seq,
+            "b_last_hash": head.last_hash,
+            "b_now": now,
+        }
+        for stream, head in moved
+        if head.exists
+    ]
+    if new:
+        conn.execute(insert(streams), new)
+    if old:
+        done = conn.execute(_ADVANCE_HEAD, old).rowcount
+        if done != len(old):  # impossible under the row locks; refuse rather than fork a stream
+            raise RuntimeError(f"stream heads moved under a lock ({done} of {len(old)})")
+    if rows:
+        conn.execute(insert(events), rows)
+    return results
+
+
+def _write_one_guarded(conn: Connection, append: PreparedAppend, now: datetime) -> AppendResult:
+    savepoint = conn.begin_nested()
+    try:
+        result = _write_all(conn, [append], now)[0]
+    except IntegrityError:
+        savepoint.rollback()
+        actual = _db_last_seq(conn, append.stream)
+        if actual == append.expected_seq:
+            raise  # not a lost race: something else is wrong
+        return ConcurrencyConflict(append.stream, append.expected_seq, actual)
+    savepoint.commit()
+    return result
+
+
+_ADVANCE_HEAD = (
+    update(streams)
+    .where(
+        and_(streams.c.stream == bindparam("b_stream"), streams.c.last_seq == bindparam("b_old"))
+    )
+    .values(
+        last_seq=bindparam("b_last_seq"),
+        last_hash=bindparam("b_last_hash"),
+        updated_at=bindparam("b_now", type_=UTCDateTime()),
+    )
+)
+
+
+def _lock_heads(conn: Connection, names: set[str]) -> dict[str, _Head]:
+    heads: dict[str, _Head] = {}
+    ordered = sorted(names)  # one lock order for every writer: no deadlocks between batches
+    for start in range(0, len(ordered), _IN_CHUNK):
+        chunk = ordered[start : start + _IN_CHUNK]
+        query = (
+            select(streams.c.stream, streams.c.last_seq, streams.c.last_hash)
+            .where(streams.c.stream.in_(chunk))
+            .order_by(streams.c.stream)
+            .with_for_update()
+        )
+        for name, last_seq, last_hash in conn.execute(query):
+            heads[name] = _Head(last_seq, last_hash, last_seq, exists=True)
+    return heads
+
+
+def _chain(
+    append: PreparedAppend, prev_hash: str, now: datetime, rows: list[dict[str, Any]]
+) -> list[StoredEvent]:
+    """Hash-link the append's events after `prev_hash`; add their table rows to `rows`."""
+    stored = []
+    for event in append.events:
+        digest = link_hash(prev_hash, event.text)
+        stored.append(
+            StoredEvent(append.stream, event.seq, event.type, event.payload, now, digest, prev_hash)
+        )
+        rows.append(
+            {
+                "stream": append.stream,
+                "seq": event.seq,
+                "type": event.type,
+                "payload": event.text,
+                "recorded_at": now,
+                "prev_hash": prev_hash,
+                "hash": digest,
+            }
+        )
+        prev_hash = digest
+    return stored
+
+
+def _db_last_seq(conn: Connection, stream: str) -> int:
+    found = conn.execute(select(streams.c.last_seq).where(streams.c.stream == stream)).scalar()
+    return int(found or 0)
+
+
+def _prefix_upper_bound(prefix: str) -> str | None:
+    """The least string above every string that starts with `prefix` (code point order)."""
+    while prefix:
+        last = ord(prefix[-1])
+        if last < 0x10FFFF:
+            nxt = last + 1 if last + 1 != 0xD800 else 0xE000  # skip surrogates
+            return prefix[:-1] + chr(nxt)
+        prefix = prefix[:-1]
+    return None
+
