@@ -1,0 +1,23 @@
+"""`domino-oracle matches`: one line per stored match."""
+
+from __future__ import annotations
+
+import argparse
+
+from clients.match_archive import match_ids, summarize
+from clients.store_option import add_db_option, open_store
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("matches", help="list stored matches")
+    add_db_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    with open_store(args.db) as store:
+        for match_id in match_ids(store):
+            s = summarize(store, match_id)
+            print(f"{s.match_id}  {s.variant}  {s.status}  NS {s.scores['NS']} - EW "
+                  f"{s.scores['EW']}  ({s.events} events)")
+    return 0

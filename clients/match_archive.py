@@ -1,0 +1,89 @@
+"""Matches in the event store: one stream per match, named by its match id.
+
+The store knows nothing of dominoes; this is where typed game events meet stored JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+
+from domino.events import Event, event_to_dict, parse_event
+from domino.validate import check_log
+from storage.store import EventStore
+
+SIDE_STREAM_MARK = ":"
+"""Streams with a ':' are side records (e.g. 'seats:<table>'), never matches."""
+
+
+class ArchiveError(Exception):
+    """A stored or imported match that is unusable, with the reason for a person."""
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    match_id: str
+    variant: str
+    status: str
+    scores: dict[str, int]
+    events: int
+
+
+def load_match(store: EventStore, match_id: str, upto_seq: int | None = None) -> list[Event]:
+    """The match's events as typed events (the referee's view), up to `upto_seq` if given."""
+    stored = store.read(match_id, limit=upto_seq)
+    if not stored:
+        raise ArchiveError(f"no match {match_id!r} in this store")
+    try:
+        return [parse_event(e.payload) for e in stored]
+    except ValidationError as error:
+        raise ArchiveError(f"match {match_id!r} holds an unreadable event: {error}") from error
+
+
+def save_match(store: EventStore, events: Sequence[Event]) -> None:
+    """Store a whole match as a new stream, all or nothing, after proving it legal."""
+    check_log(events)
+    match_id = _match_id(events)
+    store.append(match_id, 0, [event_to_dict(e) for e in events])
+
+
+def save_matches(store: EventStore, matches: Iterable[Sequence[Event]]) -> int:
+    """Store many new matches in one group commit; returns how many."""
+    batch = [(_match_id(m), 0, [event_to_dict(e) for e in m]) for m in matches]
+    for result in store.append_batch(batch):
+        if isinstance(result, Exception):
+            raise ArchiveError(str(result))
+    return len(batch)
+
+
+def _match_id(events: Sequence[Event]) -> str:
+    first = events[0] if events else None
+    if first is None or first.type != "match_started":
+        raise ArchiveError("a match log starts with match_started")
+    return first.match_id  # type: ignore[union-attr]
+
+
+def match_ids(store: EventStore) -> list[str]:
+    return [s.stream for s in store.streams() if SIDE_STREAM_MARK not in s.stream]
+
+
+def summarize(store: EventStore, match_id: str) -> MatchSummary:
+    """Variant, status and score from the first and last events (cheap for finished matches)."""
+    first = store.read(match_id, limit=1)
+    if not first or first[0].type != "match_started":
+        raise ArchiveError(f"stream {match_id!r} is not a match")
+    last_seq = store.last_seq(match_id)
+    last = store.read(match_id, after_seq=last_seq - 1)[0]
+    scores = {"NS": 0, "EW": 0}
+    status = "in progress"
+    if last.type == "match_ended":
+        status = f"finished, {last.payload['winner']} won"
+        scores = dict(last.payload["scores"])
+    else:
+        for event in reversed(store.read(match_id)):
+            if event.type == "hand_ended":
+                scores = dict(event.payload["scores"])
+                break
+    return MatchSummary(match_id, first[0].payload["variant"], status, scores, last_seq)
