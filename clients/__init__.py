@@ -1,1 +1,1 @@
-"""Everything that talks to the product from outside: the CLI, the Python client, bots, the web page."""
+"""Everything that talks to the product from outside: CLI, Python client, bots, web page."""

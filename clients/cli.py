@@ -25,7 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Partnership dominoes with exact live probabilities.",
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module_info in sorted(pkgutil.iter_modules(commands_package.__path__), key=lambda m: m.name):
+    modules = sorted(pkgutil.iter_modules(commands_package.__path__), key=lambda m: m.name)
+    for module_info in modules:
         module = importlib.import_module(f"{commands_package.__name__}.{module_info.name}")
         register = getattr(module, "register", None)
         if register is not None:
