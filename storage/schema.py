@@ -115,8 +115,8 @@ _PG_TRIGGERS = """
 DO $$
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_trigger
-                   WHERE tgrelid = 'events'::regclass AND tgname = 'events_no_update') THEN
-        CREATE TRIGGER events_no_update BEFORE UPDATE OR DELETE ON events
+                   WHERE tgrelid = 'events'::regclass AND tgname = 'events_append_only') THEN
+        CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
             FOR EACH ROW EXECUTE FUNCTION events_append_only();
     END IF;
     IF NOT EXISTS (SELECT 1 FROM pg_trigger
@@ -142,8 +142,8 @@ def create_schema(engine: Engine) -> None:
             for statement in _SQLITE_TRIGGERS:
                 conn.exec_driver_sql(statement)
         elif engine.dialect.name == "postgresql":
-            conn.exec_driver_sql(_PG_FUNCTION)
-            conn.exec_driver_sql(_PG_TRIGGERS)
+            conn.execute(text(_PG_FUNCTION))
+            conn.execute(text(_PG_TRIGGERS))
         else:
             raise NotImplementedError(
                 f"append-only triggers are not written for {engine.dialect.name!r}"
