@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC
 
 import pytest
@@ -43,7 +44,7 @@ def test_seqs_are_contiguous_and_chained(store: EventStore) -> None:
     every = store.read("s")
     assert [e.seq for e in every] == [1, 2, 3, 4, 5, 6]
     assert every == first + second + third
-    assert all(b.prev_hash == a.hash for a, b in zip(every, every[1:], strict=False))
+    assert all(b.prev_hash == a.hash for a, b in itertools.pairwise(every))
     assert store.last_seq("s") == 6
     assert store.verify_chain("s").ok
 
