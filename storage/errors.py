@@ -14,9 +14,7 @@ class ConcurrencyConflict(StorageError):
     """
 
     def __init__(self, stream: str, expected: int, actual: int) -> None:
-        super().__init__(
-            f"stream {stream!r}: expected last seq {expected}, but it is {actual}"
-        )
+        super().__init__(f"stream {stream!r}: expected last seq {expected}, but it is {actual}")
         self.stream = stream
         self.expected = expected
         self.actual = actual
@@ -25,11 +23,11 @@ class ConcurrencyConflict(StorageError):
         return (type(self), (self.stream, self.expected, self.actual))
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, ConcurrencyConflict)
-            and (self.stream, self.expected, self.actual)
-            == (other.stream, other.expected, other.actual)
-        )
+        return isinstance(other, ConcurrencyConflict) and (
+            self.stream,
+            self.expected,
+            self.actual,
+        ) == (other.stream, other.expected, other.actual)
 
     def __hash__(self) -> int:
         return hash((self.stream, self.expected, self.actual))

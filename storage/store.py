@@ -305,4 +305,3 @@ def _prefix_upper_bound(prefix: str) -> str | None:
             return prefix[:-1] + chr(nxt)
         prefix = prefix[:-1]
     return None
-

@@ -53,8 +53,11 @@ def _tamper(store: EventStore, *statements: str) -> None:
 def test_edited_payload_is_detected(store: EventStore) -> None:
     store.append("s", 0, events(5))
     store.append("other", 0, events(2))
-    _tamper(store, """UPDATE events SET payload = replace(payload, '"n":2', '"n":7')
-                      WHERE stream = 's' AND seq = 3""")
+    _tamper(
+        store,
+        """UPDATE events SET payload = replace(payload, '"n":2', '"n":7')
+                      WHERE stream = 's' AND seq = 3""",
+    )
     report = store.verify_chain("s")
     assert not report.ok
     assert (report.first_bad_seq, report.reason, report.events_checked) == (3, "hash", 2)
@@ -65,8 +68,11 @@ def test_rehashed_edit_breaks_the_next_link(store: EventStore) -> None:
     stored = store.append("s", 0, events(5))
     forged = {**stored[2].payload, "n": 99}
     forged_hash = link_hash(stored[2].prev_hash, canonical_json(forged))
-    _tamper(store, f"""UPDATE events SET payload = '{canonical_json(forged)}',
-                       hash = '{forged_hash}' WHERE stream = 's' AND seq = 3""")
+    _tamper(
+        store,
+        f"""UPDATE events SET payload = '{canonical_json(forged)}',
+                       hash = '{forged_hash}' WHERE stream = 's' AND seq = 3""",
+    )
     report = store.verify_chain("s")
     assert (report.ok, report.first_bad_seq, report.reason) == (False, 4, "prev_hash")
 

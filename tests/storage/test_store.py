@@ -131,8 +131,9 @@ def test_streams_listing_and_prefix(store: EventStore) -> None:
     store.append("match:2", 2, events(1))
 
     listed = store.streams()
-    assert [s.stream for s in listed] == sorted(["match:1", "match:2", "Match:3", "match_x",
-                                                 "lobby", "match:"])
+    assert [s.stream for s in listed] == sorted(
+        ["match:1", "match:2", "Match:3", "match_x", "lobby", "match:"]
+    )
     by_name = {s.stream: s for s in listed}
     assert by_name["match:2"].last_seq == 3 and by_name["lobby"].last_seq == 2
     assert by_name["match:2"].updated_at >= by_name["match:2"].created_at

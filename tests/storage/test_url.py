@@ -32,8 +32,12 @@ def test_path_objects_open_sqlite(tmp_path: Path) -> None:
                 name: conn.exec_driver_sql(f"PRAGMA {name}").scalar()
                 for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
             }
-    assert pragmas == {"journal_mode": "wal", "synchronous": 2, "foreign_keys": 1,
-                       "busy_timeout": 5000}
+    assert pragmas == {
+        "journal_mode": "wal",
+        "synchronous": 2,
+        "foreign_keys": 1,
+        "busy_timeout": 5000,
+    }
 
 
 def test_in_memory_sqlite_is_refused() -> None:
