@@ -1,0 +1,331 @@
+"""A seat's (or a spectator's) belief about the unseen tiles, as a fold over its events.
+
+The belief is per hand: hand_started resets it. It tracks the line's open ends (to read
+passes), the tiles played, each seat's remaining count r(h), and for every unseen tile the
+bitmask of holders that may have it; after every event it propagates to the fixed point
+(inference.propagation), so an impossible log fails at the event that made it impossible.
+Other seats' hand_dealt tiles are ignored even when present: the belief is what this
+observer may know, whatever log it is fed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Literal
+
+from domino.events import Event, parse_event
+from domino.tiles import SEATS, Tile, parse_tile
+from domino.variants import DEFAULT_VARIANT, Variant, get_variant
+from inference.classes import POOL, Position
+from inference.errors import InconsistentLog, Infeasible
+from inference.propagation import propagate
+
+Observer = Literal["S", "W", "N", "E", "spectator"]
+Status = Literal["idle", "waiting", "live", "ended"]
+"""idle: no hand yet; waiting: hand started, own tiles not yet dealt; live; ended."""
+
+OBSERVERS: tuple[str, ...] = (*SEATS, "spectator")
+
+
+class ObserverError(ValueError):
+    """The log is not one this observer could have seen (e.g. its own hand is redacted)."""
+
+
+class Belief:
+    """Fold of one observer's view of a match's events into the current hand's position."""
+
+    def __init__(self, observer: str, variant: str | Variant = DEFAULT_VARIANT) -> None:
+        if observer not in OBSERVERS:
+            raise ObserverError(f"unknown observer {observer!r} (one of {', '.join(OBSERVERS)})")
+        self.observer = observer
+        self.variant = get_variant(variant) if isinstance(variant, str) else variant
+        self.seq = 0
+        self.hand: int | None = None
+        self.status: Status = "idle"
+        self.first_hand = False
+        self.leader: str | None = None
+        self._reset_hand(None)
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def from_events(
+        cls, events: Iterable[Event | dict], observer: str, variant: str | Variant | None = None
+    ) -> Belief:
+        """The fold from scratch (match_started, when present, sets the variant)."""
+        belief = cls(observer, variant or DEFAULT_VARIANT)
+        for event in events:
+            belief.apply(event)
+        return belief
+
+    @property
+    def holders(self) -> tuple[str, ...]:
+        seats = tuple(s for s in SEATS if s != self.observer)
+        return (*seats, POOL) if self.variant.has_pool else seats
+
+    def _reset_hand(self, hand: int | None) -> None:
+        self.hand = hand
+        self.own: frozenset[Tile] = frozenset()
+        self.ends: tuple[int, int] | None = None
+        self.played: dict[Tile, str] = {}
+        self.played_count: dict[str, int] = dict.fromkeys(SEATS, 0)
+        self.allowed: dict[Tile, int] = {}
+        self.revealed: dict[str, list[Tile]] = {}
+        self._position: Position | None = None
+        self._tight: tuple[int, ...] = ()
+
+    # ----------------------------------------------------------------- the fold
+    def apply(self, event: Event | dict) -> None:
+        """Fold one event in; on InconsistentLog the belief is left as it was."""
+        if isinstance(event, dict):
+            event = parse_event(event)
+        handler = getattr(self, f"_on_{event.type}")
+        handler(event)
+        self.seq = event.seq
+
+    def _fail(self, event: Event, reason: str) -> InconsistentLog:
+        return InconsistentLog(event.seq, reason)
+
+    def _on_match_started(self, event: Event) -> None:
+        self.variant = get_variant(event.variant)
+        self.status = "idle"
+        self._reset_hand(None)
+
+    def _on_hand_started(self, event: Event) -> None:
+        self._reset_hand(event.hand)
+        self.first_hand = event.hand == 1
+        self.leader = event.leader
+        if self.observer == "spectator":
+            self._begin(event)
+        else:
+            self.status = "waiting"
+
+    def _on_hand_dealt(self, event: Event) -> None:
+        self._same_hand(event)
+        if event.seat != self.observer:
+            return  # redacted for us, whatever the log says
+        if event.tiles is None:
+            raise ObserverError(
+                f"event {event.seq}: {event.seat}'s hand is redacted in this log, "
+                f"so it is not {event.seat}'s view"
+            )
+        tiles = [parse_tile(t) for t in event.tiles]
+        if len(tiles) != self.variant.hand_size or len(set(tiles)) != len(tiles):
+            raise self._fail(event, f"{event.seat} was dealt {len(set(tiles))} distinct tiles")
+        unknown = set(tiles) - set(self.variant.tiles)
+        if unknown:
+            raise self._fail(event, f"tiles not in {self.variant.name}: {sorted(unknown)}")
+        self.own = frozenset(tiles)
+        self._begin(event)
+
+    def _begin(self, event: Event) -> None:
+        full = (1 << len(self.holders)) - 1
+        allowed = {t: full for t in self.variant.tiles if t not in self.own}
+        if self.first_hand:
+            self._leader_rule(event, allowed)
+        self.status = "live"
+        self._position = None
+        self._commit(allowed, event)
+
+    def _leader_rule(self, event: Event, allowed: dict[Tile, int]) -> None:
+        """In a match's first hand the leader holds the highest double dealt.
+
+        Known exactly when the leader's highest double is determined: double-six (6-6 is
+        always dealt), or the observer leads (every higher double sleeps in the pool).
+        Otherwise (double-nine, someone else leads) it is a disjunction over doubles that
+        the allowed sets cannot express; it is resolved by the first tile played.
+        """
+        doubles = [t for t in self.variant.tiles if t.is_double]
+        if not self.variant.has_pool:
+            top = doubles[-1]
+            if self.leader == self.observer and top not in self.own:
+                raise self._fail(event, f"{self.observer} leads hand 1 without {top}")
+            if self.leader != self.observer:
+                if top in self.own:
+                    raise self._fail(event, f"{self.leader} leads hand 1 but "
+                                     f"{self.observer} holds {top}")
+                allowed[top] = 1 << self.holders.index(self.leader)
+        elif self.leader == self.observer:
+            mine = [d for d in doubles if d in self.own]
+            if not mine:
+                raise self._fail(event, f"{self.observer} leads hand 1 without a double")
+            pool_bit = 1 << self.holders.index(POOL)
+            for d in doubles:
+                if d.low > mine[-1].low:
+                    allowed[d] = pool_bit
+
+    def _same_hand(self, event: Event) -> None:
+        if self.hand is None or event.hand != self.hand:
+            raise InconsistentLog(event.seq, f"{event.type} for hand {event.hand} "
+                                  f"but the current hand is {self.hand}")
+
+    def _live(self, event: Event) -> None:
+        self._same_hand(event)
+        if self.status == "waiting":
+            raise ObserverError(
+                f"event {event.seq}: play goes on before {self.observer}'s own hand was dealt "
+                f"in this log, so it is not {self.observer}'s view"
+            )
+        if self.status != "live":
+            raise self._fail(event, f"{event.type} outside a hand in play")
+
+    def _remaining(self, seat: str) -> int:
+        return self.variant.hand_size - self.played_count[seat]
+
+    def _on_tile_played(self, event: Event) -> None:
+        self._live(event)
+        seat, t = event.seat, parse_tile(event.tile)
+        if t not in self.variant.tiles:
+            raise self._fail(event, f"{t} is not in {self.variant.name}")
+        if t in self.played:
+            raise self._fail(event, f"{t} was already played by {self.played[t]}")
+        if self._remaining(seat) <= 0:
+            raise self._fail(event, f"{seat} has no tiles left to play")
+        allowed = dict(self.allowed)
+        if seat == self.observer:
+            if t not in self.own:
+                raise self._fail(event, f"{seat} played {t}, which is not in its hand")
+        elif t in self.own:
+            raise self._fail(event, f"{seat} played {t}, which is in {self.observer}'s hand")
+        else:
+            bit = 1 << self.holders.index(seat)
+            if not allowed[t] & bit:
+                raise self._fail(event, f"{seat} played {t}, which it cannot hold "
+                                 "(it passed on that number, or the count rules it out)")
+            del allowed[t]
+        ends = self._extend(event, t)
+        if self.ends is None and self.first_hand:
+            self._first_tile_rule(event, t, allowed)
+        self.ends = ends
+        self.played[t] = seat
+        self.played_count[seat] += 1
+        self._commit(allowed, event)
+
+    def _extend(self, event: Event, t: Tile) -> tuple[int, int]:
+        """The open ends after t: the first tile opens low-left, high-right."""
+        if self.ends is None:
+            if event.end is not None:
+                raise self._fail(event, f"the first tile {t} names an end ({event.end})")
+            return (t.low, t.high)
+        if event.end is None:
+            raise self._fail(event, f"{t} names no end but the line is open")
+        left, right = self.ends
+        value = left if event.end == "left" else right
+        if not t.has(value):
+            raise self._fail(event, f"{t} does not match the {event.end} end ({value})")
+        return (t.other(value), right) if event.end == "left" else (left, t.other(value))
+
+    def _first_tile_rule(self, event: Event, t: Tile, allowed: dict[Tile, int]) -> None:
+        """A match's first hand opens with the highest double dealt: higher ones sleep."""
+        if not t.is_double:
+            raise self._fail(event, f"the match opens with {t}, not the highest double")
+        higher = [d for d in self.variant.tiles if d.is_double and d.low > t.low]
+        if not self.variant.has_pool:
+            if higher:
+                raise self._fail(event, f"the match opens with {t} but {higher[-1]} was dealt")
+            return
+        pool_bit = 1 << self.holders.index(POOL)
+        for d in higher:
+            if d in self.own:
+                raise self._fail(event, f"the match opens with {t} but {d} was dealt to "
+                                 f"{self.observer}")
+            allowed[d] = allowed[d] & pool_bit
+            if not allowed[d]:
+                raise self._fail(event, f"{d} must be in the pool but cannot be")
+
+    def _on_passed(self, event: Event) -> None:
+        self._live(event)
+        seat = event.seat
+        if self.ends is None:
+            raise self._fail(event, f"{seat} passed before the first tile")
+        a, b = self.ends
+        if seat == self.observer:
+            held = self.own - set(self.played)
+            playable = sorted(t for t in held if t.has(a) or t.has(b))
+            if playable:
+                raise self._fail(event, f"{seat} passed holding {playable[0]}")
+            return
+        if self._remaining(seat) <= 0:
+            raise self._fail(event, f"{seat} passed with no tiles left")
+        keep = ~(1 << self.holders.index(seat))
+        allowed = {t: (mask & keep if t.has(a) or t.has(b) else mask)
+                   for t, mask in self.allowed.items()}
+        self._commit(allowed, event)
+
+    def _on_hand_ended(self, event: Event) -> None:
+        self._live(event)
+        position = self.position()
+        for holder, names in [*event.remaining.items(), (POOL, event.pool)]:
+            tiles = [parse_tile(n) for n in names]
+            if holder == self.observer:
+                left = sorted(self.own - set(self.played))
+                if sorted(tiles) != left:
+                    raise self._fail(event, f"{holder}'s revealed hand is not what it kept")
+                continue
+            if holder not in position.holders:
+                continue
+            h = position.holder_index(holder)
+            if len(tiles) != position.counts[h]:
+                raise self._fail(event, f"{holder} shows {len(tiles)} tiles, "
+                                 f"not {position.counts[h]}")
+            for t in tiles:
+                if not position.allowed.get(t, 0) >> h & 1:
+                    raise self._fail(event, f"{holder} shows {t}, which it could not hold")
+        self.revealed = {h: [parse_tile(n) for n in ns] for h, ns in event.remaining.items()}
+        self.revealed[POOL] = [parse_tile(n) for n in event.pool]
+        self.status = "ended"
+
+    def _on_match_ended(self, event: Event) -> None:
+        if self.status == "live":
+            raise self._fail(event, "the match ended in the middle of a hand")
+        self.status = "ended" if self.hand is not None else "idle"
+
+    def _commit(self, allowed: dict[Tile, int], event: Event | None) -> None:
+        """Propagate the new constraints and keep them, or fail naming the event."""
+        counts = tuple(
+            self.variant.pool_size if h == POOL else self._remaining(h) for h in self.holders
+        )
+        try:
+            result = propagate(Position(self.holders, allowed, counts))
+        except Infeasible as error:
+            seq = event.seq if event is not None else self.seq
+            raise InconsistentLog(seq, f"no deal fits: {error}") from None
+        self._position = result.position
+        self._tight = result.tight
+        self.allowed = dict(result.position.allowed)
+
+    # ----------------------------------------------------------------- queries
+    def position(self) -> Position:
+        """The propagated counting problem of the hand in play (empty outside one)."""
+        if self.status != "live" or self._position is None:
+            return Position(self.holders, {}, (0,) * len(self.holders))
+        return self._position
+
+    @property
+    def tight_sets(self) -> tuple[int, ...]:
+        return self._tight if self.status == "live" else ()
+
+    def remaining_counts(self) -> dict[str, int]:
+        counts = {s: self._remaining(s) for s in SEATS}
+        if self.variant.has_pool:
+            counts[POOL] = self.variant.pool_size
+        return counts
+
+    def sample(self, rng: random.Random) -> dict[str, list[Tile]]:
+        """An exact uniform draw of the unseen tiles: unknown holder -> tiles."""
+        from inference.sampler import sample_deal
+
+        return sample_deal(self.position(), rng)
+
+    def full_deal(self, rng: random.Random) -> dict[str, list[Tile]]:
+        """Every seat's remaining tiles (and the pool): ours as known, the rest sampled."""
+        deal = self.sample(rng)
+        if self.observer in SEATS:
+            deal[self.observer] = sorted(self.own - set(self.played))
+        return deal
+
+    def snapshot(self, method: str = "exact", **options: object):  # -> BeliefSnapshot
+        """The JSON-able result of this position by `method` (see inference.snapshot)."""
+        from inference.snapshot import build_snapshot
+
+        return build_snapshot(self, method, **options)

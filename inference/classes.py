@@ -1,0 +1,69 @@
+"""The counting problem as plain data: unseen tiles, who may hold each, how many each holds.
+
+A `Position` knows nothing about events; `Belief` builds one, every algorithm reads one.
+Holders are indexed, and an allowed set is a bitmask over those indices, so tiles with the
+same allowed set fall into one class of interchangeable tiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from domino.tiles import Tile
+
+POOL = "pool"
+"""The holder name of the tiles left face down all hand (partnership-9)."""
+
+ClassKey = tuple[tuple[tuple[int, int], ...], tuple[int, ...]]
+"""(sorted (mask, size) of the non-forced classes, residual counts) — the cache key."""
+
+
+def popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def holders_in(mask: int, holders: tuple[str, ...]) -> list[str]:
+    return [h for i, h in enumerate(holders) if mask >> i & 1]
+
+
+@dataclass(frozen=True)
+class Position:
+    """Unseen tiles with their allowed-holder masks and each holder's tile count r(h)."""
+
+    holders: tuple[str, ...]
+    allowed: Mapping[Tile, int]
+    counts: tuple[int, ...]
+    _classes: dict[int, list[Tile]] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def tiles(self) -> list[Tile]:
+        return sorted(self.allowed)
+
+    def classes(self) -> dict[int, list[Tile]]:
+        """Unseen tiles grouped by allowed mask (tiles sorted inside each class)."""
+        if not self._classes and self.allowed:
+            groups: dict[int, list[Tile]] = {}
+            for t in sorted(self.allowed):
+                groups.setdefault(self.allowed[t], []).append(t)
+            self._classes.update(groups)
+        return self._classes
+
+    def key(self) -> ClassKey | None:
+        """Canonical cache key: forced (single-holder) classes folded into the counts.
+
+        None when the forced tiles alone already overflow a holder (no deal fits).
+        """
+        residual = list(self.counts)
+        free: list[tuple[int, int]] = []
+        for mask, tiles in self.classes().items():
+            if mask and mask & (mask - 1) == 0:
+                residual[mask.bit_length() - 1] -= len(tiles)
+            else:
+                free.append((mask, len(tiles)))
+        if min(residual, default=0) < 0:
+            return None
+        return tuple(sorted(free)), tuple(residual)
+
+    def holder_index(self, holder: str) -> int:
+        return self.holders.index(holder)

@@ -1,0 +1,246 @@
+"""Exact counting of consistent deals and exact marginals by a DP over tile classes.
+
+Tiles with the same allowed set are interchangeable, so a deal is described (up to
+relabelling) by how many tiles of each class go to each holder: a split per class.
+A class of n tiles split as k_1..k_m stands for n!/(k_1!...k_m!) deals. The programme runs
+over classes; its state is the vector of tiles handed out so far, encoded as one int with
+one 8-bit field per holder. Guard bits (the top bit of each field) let one subtraction and
+one AND check "every field stays within bounds" without decoding the vector.
+
+forward F_k(g): weighted ways classes < k hand out exactly g;
+backward B_k(g): weighted ways classes >= k complete g to the counts r.
+|Ω| = B_0(0); the numerator of E[K[c][h]] is Σ_g F_c(g) Σ_split w·split_h·B_{c+1}(g+split).
+All arithmetic is on Python ints (exact at any size); floats appear only in `marginals`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from domino.tiles import Tile
+from inference.classes import ClassKey, Position, popcount
+from inference.errors import Infeasible
+
+BITS = 8
+GUARD = 1 << (BITS - 1)
+FIELD = (1 << BITS) - 1
+FACT = [math.factorial(i) for i in range(128)]
+
+Split = tuple[int, int, tuple[int, ...]]
+"""(encoded split, weight n!/Π k_h!, the split as a per-holder vector)."""
+
+
+def encode(vector: tuple[int, ...] | list[int]) -> int:
+    code = 0
+    for i, value in enumerate(vector):
+        code |= value << (BITS * i)
+    return code
+
+
+def decode(code: int, m: int) -> tuple[int, ...]:
+    return tuple((code >> (BITS * i)) & FIELD for i in range(m))
+
+
+@lru_cache(maxsize=4096)
+def splits(mask: int, n: int, caps: tuple[int, ...]) -> tuple[Split, ...]:
+    """Every way to hand n interchangeable tiles to the holders in `mask`, within `caps`."""
+    members = [i for i in range(len(caps)) if mask >> i & 1]
+    out: list[Split] = []
+    vector = [0] * len(caps)
+
+    def rec(j: int, left: int, denom: int) -> None:
+        h = members[j]
+        if j == len(members) - 1:
+            if left <= caps[h]:
+                vector[h] = left
+                out.append((encode(vector), FACT[n] // (denom * FACT[left]), tuple(vector)))
+                vector[h] = 0
+            return
+        rest = sum(caps[x] for x in members[j + 1 :])
+        for k in range(max(0, left - rest), min(left, caps[h]) + 1):
+            vector[h] = k
+            rec(j + 1, left - k, denom * FACT[k])
+        vector[h] = 0
+
+    if members:
+        rec(0, n, 1)
+    elif n == 0:
+        out.append((0, 1, tuple(vector)))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """Result of the programme for one class key: exact count and exact numerators.
+
+    `order` is the processing order of the free classes; `numerators[k][h]` is
+    Σ_deals K[order[k]][h] (an int), so P(h holds t in class k) = num / (n_k · total).
+    `backward[k]` maps a state g (tiles handed out by classes < k) to B_k(g); the exact
+    sampler walks forward with it.
+    """
+
+    order: tuple[tuple[int, int], ...]
+    counts: tuple[int, ...]
+    total: int
+    numerators: tuple[tuple[int, ...], ...]
+    backward: tuple[dict[int, int], ...]
+
+    def class_index(self, mask: int) -> int:
+        for k, (m, _) in enumerate(self.order):
+            if m == mask:
+                return k
+        raise KeyError(mask)
+
+
+def _order(classes: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """Small classes first; the class with the most splits last (its split is implied)."""
+    return tuple(sorted(classes, key=lambda c: (popcount(c[0]), c[1], c[0])))
+
+
+@lru_cache(maxsize=16384)
+def solve_key(key: ClassKey) -> Solution:
+    """The DP for a canonical key (cached: positions repeat across tables and hands)."""
+    classes, r = key
+    m = len(r)
+    order = _order(classes)
+    K = len(order)
+    if sum(n for _, n in order) != sum(r) or min(r, default=0) < 0:
+        return Solution(order, r, 0, tuple((0,) * m for _ in order), ())
+    if K == 0:
+        return Solution(order, r, 1, (), ({0: 1},))
+    guards = encode([GUARD] * m)
+    R = encode(r)
+    RG = R + guards
+    split_lists = [[(s, w) for s, w, _ in splits(mask, n, r)] for mask, n in order]
+    # lows[k]: per holder, tiles that classes >= k can no longer supply must be given by now
+    lows = [0] * (K + 1)
+    supply = [0] * m
+    for k in range(K - 1, -1, -1):
+        mask, n = order[k]
+        for h in range(m):
+            if mask >> h & 1:
+                supply[h] += n
+        lows[k] = guards - encode([max(0, r[h] - supply[h]) for h in range(m)])
+    lows[K] = guards - R
+
+    forward: list[dict[int, int]] = [{0: 1}]
+    cur = forward[0]
+    for k in range(K - 1):
+        nxt: dict[int, int] = {}
+        low = lows[k + 1]
+        get = nxt.get
+        for g, f in cur.items():
+            room = RG - g
+            for s, w in split_lists[k]:
+                if (room - s) & guards != guards:
+                    continue
+                ng = g + s
+                if (ng + low) & guards != guards:
+                    continue
+                nxt[ng] = get(ng, 0) + f * w
+        forward.append(nxt)
+        cur = nxt
+
+    # last class: its split is whatever is left, if it fits its mask
+    last_mask, last_n = order[-1]
+    outside = encode([0 if last_mask >> h & 1 else FIELD for h in range(m)])
+    fact_n = FACT[last_n]
+    b_last: dict[int, int] = {}
+    num_last = [0] * m
+    for g, f in cur.items():
+        need = R - g
+        if need & outside:
+            continue
+        vec = decode(need, m)
+        w = fact_n
+        for v in vec:
+            w //= FACT[v]
+        b_last[g] = w
+        fw = f * w
+        for h in range(m):
+            if vec[h]:
+                num_last[h] += fw * vec[h]
+    backward: list[dict[int, int]] = [b_last]
+    numerators: list[tuple[int, ...]] = [tuple(num_last)]
+    nxt_b = b_last
+    for k in range(K - 2, -1, -1):
+        bk: dict[int, int] = {}
+        lst = split_lists[k]
+        acc = [0] * len(lst)
+        get = nxt_b.get
+        for g, f in forward[k].items():
+            tot = 0
+            for j, (s, w) in enumerate(lst):
+                b = get(g + s)
+                if b:
+                    v = w * b
+                    tot += v
+                    acc[j] += f * v
+            if tot:
+                bk[g] = tot
+        num = [0] * m
+        for j, (_, _, vec) in enumerate(splits(order[k][0], order[k][1], r)):
+            if acc[j]:
+                for h in range(m):
+                    if vec[h]:
+                        num[h] += acc[j] * vec[h]
+        backward.append(bk)
+        numerators.append(tuple(num))
+        nxt_b = bk
+    backward.reverse()
+    numerators.reverse()
+    total = backward[0].get(0, 0)
+    return Solution(order, r, total, tuple(numerators), tuple(backward))
+
+
+def solve(position: Position) -> Solution:
+    """Exact count and numerators for a position (raises Infeasible if no deal fits)."""
+    key = position.key()
+    solution = solve_key(key) if key is not None else None
+    if solution is None or solution.total == 0:
+        raise Infeasible("no deal of the unseen tiles fits the constraints")
+    return solution
+
+
+def marginals(position: Position, solution: Solution | None = None) -> dict[str, dict[Tile, float]]:
+    """P(h holds t) for every holder and unseen tile, exact up to the final float division."""
+    solution = solution or solve(position)
+    holders = position.holders
+    out: dict[str, dict[Tile, float]] = {h: {} for h in holders}
+    total = solution.total
+    for mask, tiles in position.classes().items():
+        if mask & (mask - 1) == 0:
+            probs = [1.0 if mask >> h & 1 else 0.0 for h in range(len(holders))]
+        else:
+            k = solution.class_index(mask)
+            denom = len(tiles) * total
+            probs = [num / denom for num in solution.numerators[k]]
+        for h, name in enumerate(holders):
+            p = probs[h]
+            column = out[name]
+            for t in tiles:
+                column[t] = p
+    return out
+
+
+def exact_marginals(position: Position) -> dict[str, dict[Tile, tuple[int, int]]]:
+    """Marginals as exact (numerator, denominator) pairs, for tests."""
+    solution = solve(position)
+    out: dict[str, dict[Tile, tuple[int, int]]] = {h: {} for h in position.holders}
+    for mask, tiles in position.classes().items():
+        for h, name in enumerate(position.holders):
+            if mask & (mask - 1) == 0:
+                pair = (1 if mask >> h & 1 else 0, 1)
+            else:
+                k = solution.class_index(mask)
+                pair = (solution.numerators[k][h], len(tiles) * solution.total)
+            for t in tiles:
+                out[name][t] = pair
+    return out
+
+
+def entropy(probs: list[float]) -> float:
+    """Shannon entropy in bits of one tile's holder distribution."""
+    return -sum(p * math.log2(p) for p in probs if 0.0 < p < 1.0)

@@ -1,0 +1,105 @@
+"""Facts in words a player understands, read off the propagated allowed sets.
+
+Each fact is a structured claim (so tests can check it against the marginals: every
+"has no", "cannot hold" and "must hold" is a marginal of exactly 0 or 1) with its text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from domino.tiles import Tile
+from inference.classes import POOL, Position, holders_in, popcount
+
+Kind = Literal["void", "holds", "cannot", "suit", "exact"]
+
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """kind: void (holders have no `values`), holds (holders[0] has all `tiles`), cannot
+    (holders[0] has none of `tiles`), suit (only `holders` have the `tiles` showing
+    values[0]), exact (`holders` together hold exactly `tiles`)."""
+
+    kind: Kind
+    holders: tuple[str, ...]
+    tiles: tuple[Tile, ...]
+    values: tuple[int, ...]
+    text: str
+
+
+def name(holder: str, start: bool = True) -> str:
+    if holder == POOL:
+        return "The pool" if start else "the pool"
+    return holder
+
+
+def join(words: list[str], last: str = "and") -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def _count(n: int) -> str:
+    return NUMBERS[n] if n < len(NUMBERS) else str(n)
+
+
+def facts(position: Position, tight: tuple[int, ...] = ()) -> list[Fact]:
+    """Facts about a propagated position, holder by holder, then suits, then tight sets."""
+    holders = position.holders
+    m = len(holders)
+    allowed = position.allowed
+    tiles = sorted(allowed)
+    by_value: dict[int, list[Tile]] = {}
+    for t in tiles:
+        by_value.setdefault(t.low, []).append(t)
+        if t.high != t.low:
+            by_value.setdefault(t.high, []).append(t)
+    out: list[Fact] = []
+    for h, holder in enumerate(holders):
+        bit = 1 << h
+        void = tuple(
+            v for v, ts in sorted(by_value.items()) if not any(allowed[t] & bit for t in ts)
+        )
+        if void:
+            words = join([f"{v}s" for v in void], "or")
+            out.append(Fact("void", (holder,), (), void, f"{name(holder)} has no {words}"))
+        held = tuple(t for t in tiles if allowed[t] == bit)
+        if held:
+            verb = "must hold"
+            words = join([str(t) for t in held])
+            out.append(Fact("holds", (holder,), held, (), f"{name(holder)} {verb} {words}"))
+        cannot = tuple(
+            t for t in tiles
+            if not allowed[t] & bit and popcount(allowed[t]) > 1
+            and t.low not in void and t.high not in void
+        )
+        if cannot:
+            words = join([str(t) for t in cannot], "or")
+            out.append(Fact("cannot", (holder,), cannot, (), f"{name(holder)} cannot hold {words}"))
+    for v, ts in sorted(by_value.items()):
+        union = 0
+        for t in ts:
+            union |= allowed[t]
+        k = popcount(union)
+        if len(ts) >= 2 and k <= 2 and k < m:
+            who = holders_in(union, holders)
+            subject = join([name(who[0])] + [name(x, start=False) for x in who[1:]])
+            verb = "holds" if k == 1 else "hold"
+            text = f"{subject} {verb} all {_count(len(ts))} remaining {v}s"
+            out.append(Fact("suit", tuple(who), tuple(ts), (v,), text))
+    for s in tight:
+        k = popcount(s)
+        if not 2 <= k <= m - 2:
+            continue
+        inside = tuple(t for t in tiles if allowed[t] & ~s == 0)
+        if all(popcount(allowed[t]) == 1 for t in inside):
+            continue
+        rest = [t for t in tiles if allowed[t] & s == 0]
+        if rest and all(popcount(allowed[t]) == 1 for t in rest):
+            continue
+        who = holders_in(s, holders)
+        subject = join([name(who[0])] + [name(x, start=False) for x in who[1:]])
+        text = f"{subject} hold exactly {join([str(t) for t in inside])} between them"
+        out.append(Fact("exact", tuple(who), inside, (), text))
+    return out

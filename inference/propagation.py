@@ -1,0 +1,74 @@
+"""Constraint propagation (seed 000 §6, rules 1-5) as one Hall-type rule to a fixed point.
+
+For a set S of holders let inside(S) = number of unseen tiles whose allowed set lies in S.
+A deal exists iff inside(S) <= r(S) for every S (Gale/Hall for a transportation problem).
+When inside(S) == r(S) ("S is tight") the holders of S hold exactly those tiles, so S is
+struck from every other tile's allowed set. Rules 3 (a hand equal to its candidates) and 4
+(a tile with one candidate) are the tight sets of size |H|-1 and 1; rule 5 is the rest.
+At the fixed point the allowed sets are exactly the supports of the marginals: h may hold t
+iff some consistent deal gives t to h (so marginals are 0 or 1 exactly where facts say).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from domino.tiles import Tile
+from inference.classes import Position, holders_in
+from inference.errors import Infeasible
+
+
+@dataclass(frozen=True)
+class Propagated:
+    """The tightened position and the tight holder sets found (for facts)."""
+
+    position: Position
+    tight: tuple[int, ...]
+
+
+def _subset_sums(values: tuple[int, ...]) -> list[int]:
+    sums = [0] * (1 << len(values))
+    for s in range(1, len(sums)):
+        low = s & -s
+        sums[s] = sums[s ^ low] + values[low.bit_length() - 1]
+    return sums
+
+
+def propagate(position: Position) -> Propagated:
+    """Tighten allowed sets to the fixed point; raise Infeasible if no deal fits."""
+    holders, r = position.holders, position.counts
+    m = len(holders)
+    full = (1 << m) - 1
+    r_of = _subset_sums(r)
+    current = {mask: mask for mask in position.classes()}  # original mask -> tightened
+    sizes = {mask: len(ts) for mask, ts in position.classes().items()}
+    if sum(sizes.values()) != r_of[full]:
+        raise Infeasible(f"{sum(sizes.values())} unseen tiles but hands hold {r_of[full]}")
+    tight: list[int] = []
+    changed = True
+    while changed:
+        changed = False
+        counts: dict[int, int] = {}
+        for orig, mask in current.items():
+            counts[mask] = counts.get(mask, 0) + sizes[orig]
+        if counts.get(0):
+            raise Infeasible("a tile no holder can have")
+        tight = []
+        for s in range(1, full):
+            inside = sum(n for mask, n in counts.items() if mask & ~s == 0)
+            if inside > r_of[s]:
+                names = " and ".join(holders_in(s, holders))
+                raise Infeasible(f"{inside} tiles can only be with {names}, who hold {r_of[s]}")
+            if inside == r_of[s]:
+                tight.append(s)
+                for orig, mask in current.items():
+                    if mask & s and mask & ~s:
+                        current[orig] = mask & ~s
+                        changed = True
+            if changed:
+                break
+    if all(current[m_] == m_ for m_ in current):
+        return Propagated(position, tuple(tight))
+    allowed: Mapping[Tile, int] = {t: current[mask] for t, mask in position.allowed.items()}
+    return Propagated(Position(holders, allowed, r), tuple(tight))

@@ -1,0 +1,61 @@
+"""Exact uniform sampling of whole deals from the posterior (no rejection, no bias).
+
+Walk the classes in the programme's order: from state g choose class k's split with
+probability w(split)·B_{k+1}(g+split) / B_k(g) (exact integer weights), the last class
+takes what is left; then deal each class's tiles to its split uniformly by a shuffle.
+The product of the choice probabilities is (Π_c w_c)/|Ω| for the chosen splits, and each
+split stands for exactly Π_c w_c labelled deals, so every deal has probability 1/|Ω|.
+"""
+
+from __future__ import annotations
+
+import random
+
+from domino.tiles import Tile
+from inference.classes import Position
+from inference.counting import Solution, decode, solve, splits
+
+
+def sample_deal(
+    position: Position, rng: random.Random, solution: Solution | None = None
+) -> dict[str, list[Tile]]:
+    """One deal drawn uniformly from the consistent deals: holder -> its unseen tiles."""
+    solution = solution or solve(position)
+    holders = position.holders
+    m = len(holders)
+    deal: dict[str, list[Tile]] = {h: [] for h in holders}
+    classes = position.classes()
+    for mask, tiles in classes.items():
+        if mask & (mask - 1) == 0:
+            deal[holders[mask.bit_length() - 1]].extend(tiles)
+    order, r = solution.order, solution.counts
+    g = 0
+    chosen: list[tuple[int, ...]] = []
+    for k, (mask, n) in enumerate(order[:-1]):
+        nxt = solution.backward[k + 1]
+        x = rng.randrange(solution.backward[k][g])
+        for s, w, vec in splits(mask, n, r):
+            b = nxt.get(g + s)
+            if b:
+                x -= w * b
+                if x < 0:
+                    g += s
+                    chosen.append(vec)
+                    break
+        else:  # pragma: no cover - the weights sum to backward[k][g] by construction
+            raise AssertionError("sampler weights do not add up")
+    if order:
+        from inference.counting import encode
+
+        chosen.append(decode(encode(r) - g, m))
+    for (mask, _), vec in zip(order, chosen, strict=True):
+        tiles = list(classes[mask])
+        rng.shuffle(tiles)
+        start = 0
+        for h in range(m):
+            if vec[h]:
+                deal[holders[h]].extend(tiles[start : start + vec[h]])
+                start += vec[h]
+    for hand in deal.values():
+        hand.sort()
+    return deal
