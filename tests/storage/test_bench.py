@@ -1,0 +1,44 @@
+"""The bench runs end to end on tiny sizes and prints its table (figures are not asserted)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from storage import bench
+from tests.storage.conftest import PG_URL
+
+
+def _args(tmp_path: Path, pg: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    bench.add_arguments(parser)
+    return parser.parse_args(
+        [
+            "--events",
+            "200",
+            "--single",
+            "10",
+            "--concurrency",
+            "20",
+            "--db-dir",
+            str(tmp_path),
+            "--pg",
+            pg,
+        ]
+    )
+
+
+def test_bench_sqlite_and_unreachable_postgresql(tmp_path: Path, capsys) -> None:
+    assert bench.run(_args(tmp_path, "postgresql://nobody@127.0.0.1:1/none")) == 0
+    out = capsys.readouterr().out
+    assert out.count("SQLite") == 5 and out.count("unavailable") == 5
+    assert list(tmp_path.iterdir()) == [], "temporary databases are removed"
+
+
+@pytest.mark.postgres
+def test_bench_postgresql(tmp_path: Path, capsys) -> None:
+    assert bench.run(_args(tmp_path, PG_URL)) == 0
+    out = capsys.readouterr().out
+    assert out.count("PostgreSQL") == 5 and "unavailable" not in out
