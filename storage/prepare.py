@@ -36,6 +36,8 @@ def check_stream(stream: object) -> str:
         raise InvalidEvent(f"stream must be a non-empty string, not {stream!r}")
     if len(stream) > STREAM_MAX:
         raise InvalidEvent(f"stream name longer than {STREAM_MAX} characters")
+    if "\x00" in stream:
+        raise InvalidEvent("stream name contains NUL (PostgreSQL text cannot hold it)")
     return stream
 
 
@@ -63,7 +65,7 @@ def prepare_append(
         if not isinstance(event, Mapping):
             raise InvalidEvent(f"event {offset} is a {type(event).__name__}, not a dict")
         kind = event.get("type")
-        if not isinstance(kind, str) or not kind or len(kind) > TYPE_MAX:
+        if not isinstance(kind, str) or not kind or len(kind) > TYPE_MAX or "\x00" in kind:
             raise InvalidEvent(f"event {offset} needs a 'type' string of 1..{TYPE_MAX} chars")
         own_seq = event.get("seq")
         if own_seq not in (None, 0, seq):

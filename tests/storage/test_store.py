@@ -81,6 +81,7 @@ def test_stale_expected_seq_is_a_conflict(store: EventStore) -> None:
         [{"type": "x", "when": {1, 2}}],
         [{"type": "x", "f": float("nan")}],
         [{"type": "x", "seq": 9}],
+        [{"type": "x\x00"}],
     ],
 )
 def test_invalid_events_are_refused_before_writing(store: EventStore, bad: list) -> None:
@@ -97,6 +98,13 @@ def test_invalid_stream_or_seq(store: EventStore) -> None:
         store.append("x" * 300, 0, events(1))
     with pytest.raises(InvalidEvent):
         store.append("s", -1, events(1))
+    with pytest.raises(InvalidEvent):
+        store.append("nul\x00", 0, events(1))
+
+
+def test_nul_inside_payload_is_stored_escaped(store: EventStore) -> None:
+    stored = store.append("s", 0, [{"type": "t", "text": "a\x00b"}])
+    assert store.read("s") == stored and stored[0].payload["text"] == "a\x00b"
 
 
 def test_append_batch_conflict_does_not_sink_the_others(store: EventStore) -> None:
