@@ -77,8 +77,9 @@ class Solution:
 
     `order` is the processing order of the free classes; `numerators[k][h]` is
     Σ_deals K[order[k]][h] (an int), so P(h holds t in class k) = num / (n_k · total).
-    `backward[k]` maps a state g (tiles handed out by classes < k) to B_k(g); the exact
-    sampler walks forward with it.
+    `backward[k]` maps a state g (tiles handed out by classes < k) to B_k(g) for the
+    classes enumerated split by split; the last one (or two, when `pair`) are closed form.
+    The exact sampler walks forward with these.
     """
 
     order: tuple[tuple[int, int], ...]
@@ -86,6 +87,7 @@ class Solution:
     total: int
     numerators: tuple[tuple[int, ...], ...]
     backward: tuple[dict[int, int], ...]
+    pair: bool = False
 
     def class_index(self, mask: int) -> int:
         for k, (m, _) in enumerate(self.order):
@@ -94,9 +96,46 @@ class Solution:
         raise KeyError(mask)
 
 
-def _order(classes: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
-    """Small classes first; the class with the most splits last (its split is implied)."""
-    return tuple(sorted(classes, key=lambda c: (popcount(c[0]), c[1], c[0])))
+def _order(classes: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], bool]:
+    """Small classes first, the widest last (its split is implied by what is left).
+
+    If another class's mask lies inside the last one's, it goes second to last and the
+    pair is done in closed form (see `_pair`): True as the second item.
+    """
+    ordered = sorted(classes, key=lambda c: (popcount(c[0]), c[1], c[0]))
+    if len(ordered) >= 2:
+        last = ordered[-1]
+        inside = [c for c in ordered[:-1] if c[0] & ~last[0] == 0]
+        if inside:
+            ordered.remove(inside[-1])
+            ordered.insert(len(ordered) - 1, inside[-1])
+            return tuple(ordered), True
+    return tuple(ordered), False
+
+
+def _pair(
+    q: tuple[int, ...], a_mask: int, n_a: int, n_f: int
+) -> tuple[int, list[int], list[int]]:
+    """Deals of classes A ⊆ F filling exactly q: (count, numerators of A, of F).
+
+    Σ_a Π_h C(q_h, a_h) over splits a of A is C(Q_A, n_A) (Vandermonde), so
+    count = n_A!·n_F!·C(Q_A, n_A) / Π q_h!, and Σ a_h·(...) = q_h·C(Q_A - 1, n_A - 1)·(...).
+    """
+    m = len(q)
+    q_a = sum(q[h] for h in range(m) if a_mask >> h & 1)
+    if q_a < n_a:
+        return 0, [0] * m, [0] * m
+    denom = 1
+    for v in q:
+        denom *= FACT[v]
+    base = FACT[n_a] * FACT[n_f]
+    count = base * math.comb(q_a, n_a) // denom
+    if n_a == 0:
+        return count, [0] * m, [count * v for v in q]
+    each = base * math.comb(q_a - 1, n_a - 1)
+    num_a = [each * q[h] // denom if a_mask >> h & 1 else 0 for h in range(m)]
+    num_f = [count * q[h] - num_a[h] for h in range(m)]
+    return count, num_a, num_f
 
 
 @lru_cache(maxsize=16384)
@@ -104,16 +143,17 @@ def solve_key(key: ClassKey) -> Solution:
     """The DP for a canonical key (cached: positions repeat across tables and hands)."""
     classes, r = key
     m = len(r)
-    order = _order(classes)
+    order, pair = _order(classes)
     K = len(order)
     if sum(n for _, n in order) != sum(r) or min(r, default=0) < 0:
-        return Solution(order, r, 0, tuple((0,) * m for _ in order), ())
+        return Solution(order, r, 0, tuple((0,) * m for _ in order), (), pair)
     if K == 0:
-        return Solution(order, r, 1, (), ({0: 1},))
+        return Solution(order, r, 1, (), ({0: 1},), pair)
     guards = encode([GUARD] * m)
     R = encode(r)
     RG = R + guards
-    split_lists = [[(s, w) for s, w, _ in splits(mask, n, r)] for mask, n in order]
+    E = K - 2 if pair else K - 1  # classes enumerated split by split; the rest in closed form
+    split_lists = [[(s, w) for s, w, _ in splits(mask, n, r)] for mask, n in order[:E]]
     # lows[k]: per holder, tiles that classes >= k can no longer supply must be given by now
     lows = [0] * (K + 1)
     supply = [0] * m
@@ -123,11 +163,10 @@ def solve_key(key: ClassKey) -> Solution:
             if mask >> h & 1:
                 supply[h] += n
         lows[k] = guards - encode([max(0, r[h] - supply[h]) for h in range(m)])
-    lows[K] = guards - R
 
     forward: list[dict[int, int]] = [{0: 1}]
     cur = forward[0]
-    for k in range(K - 1):
+    for k in range(E):
         nxt: dict[int, int] = {}
         low = lows[k + 1]
         get = nxt.get
@@ -143,29 +182,36 @@ def solve_key(key: ClassKey) -> Solution:
         forward.append(nxt)
         cur = nxt
 
-    # last class: its split is whatever is left, if it fits its mask
+    # the tail: the last class (or the last two) in closed form from what is left
     last_mask, last_n = order[-1]
     outside = encode([0 if last_mask >> h & 1 else FIELD for h in range(m)])
-    fact_n = FACT[last_n]
-    b_last: dict[int, int] = {}
-    num_last = [0] * m
+    b_tail: dict[int, int] = {}
+    tail_nums = [[0] * m for _ in range(K - E)]
     for g, f in cur.items():
         need = R - g
         if need & outside:
             continue
-        vec = decode(need, m)
-        w = fact_n
-        for v in vec:
-            w //= FACT[v]
-        b_last[g] = w
-        fw = f * w
-        for h in range(m):
-            if vec[h]:
-                num_last[h] += fw * vec[h]
-    backward: list[dict[int, int]] = [b_last]
-    numerators: list[tuple[int, ...]] = [tuple(num_last)]
-    nxt_b = b_last
-    for k in range(K - 2, -1, -1):
+        q = decode(need, m)
+        if pair:
+            count, num_a, num_f = _pair(q, order[-2][0], order[-2][1], last_n)
+            if not count:
+                continue
+            for h in range(m):
+                tail_nums[0][h] += f * num_a[h]
+                tail_nums[1][h] += f * num_f[h]
+        else:
+            count = FACT[last_n]
+            for v in q:
+                count //= FACT[v]
+            fw = f * count
+            for h in range(m):
+                if q[h]:
+                    tail_nums[0][h] += fw * q[h]
+        b_tail[g] = count
+    backward: list[dict[int, int]] = [b_tail]
+    numerators: list[tuple[int, ...]] = [tuple(v) for v in reversed(tail_nums)]
+    nxt_b = b_tail
+    for k in range(E - 1, -1, -1):
         bk: dict[int, int] = {}
         lst = split_lists[k]
         acc = [0] * len(lst)
@@ -192,7 +238,7 @@ def solve_key(key: ClassKey) -> Solution:
     backward.reverse()
     numerators.reverse()
     total = backward[0].get(0, 0)
-    return Solution(order, r, total, tuple(numerators), tuple(backward))
+    return Solution(order, r, total, tuple(numerators), tuple(backward), pair)
 
 
 def solve(position: Position) -> Solution:

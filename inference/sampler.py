@@ -13,7 +13,7 @@ import random
 
 from domino.tiles import Tile
 from inference.classes import Position
-from inference.counting import Solution, decode, solve, splits
+from inference.counting import Solution, decode, encode, solve, splits
 
 
 def sample_deal(
@@ -31,7 +31,8 @@ def sample_deal(
     order, r = solution.order, solution.counts
     g = 0
     chosen: list[tuple[int, ...]] = []
-    for k, (mask, n) in enumerate(order[:-1]):
+    enumerated = len(order) - (2 if solution.pair else 1)
+    for k, (mask, n) in enumerate(order[:enumerated]):
         nxt = solution.backward[k + 1]
         x = rng.randrange(solution.backward[k][g])
         for s, w, vec in splits(mask, n, r):
@@ -45,9 +46,16 @@ def sample_deal(
         else:  # pragma: no cover - the weights sum to backward[k][g] by construction
             raise AssertionError("sampler weights do not add up")
     if order:
-        from inference.counting import encode
-
-        chosen.append(decode(encode(r) - g, m))
+        q = list(decode(encode(r) - g, m))
+        if solution.pair:  # class A's split is multivariate hypergeometric given q
+            a_mask, n_a = order[-2]
+            urn = [h for h in range(m) if a_mask >> h & 1 for _ in range(q[h])]
+            a = [0] * m
+            for h in rng.sample(urn, n_a):
+                a[h] += 1
+            chosen.append(tuple(a))
+            q = [q[h] - a[h] for h in range(m)]
+        chosen.append(tuple(q))
     for (mask, _), vec in zip(order, chosen, strict=True):
         tiles = list(classes[mask])
         rng.shuffle(tiles)
