@@ -10,7 +10,7 @@ import argparse
 import importlib
 
 BENCHMARKS = {
-    "store": ("storage.bench", "durable events/s of the event store; fold time of a match"),
+    "store": ("clients.bench_store", "durable events/s of the event store; fold time of a match"),
     "inference": ("inference.bench", "exact inference per update vs the seed's references"),
 }
 """Target -> (module with `add_arguments(parser)` and `run(args) -> int`, one-line help)."""
