@@ -1,0 +1,318 @@
+"""Perfect-information solver: the value of a hand under best play by both teams.
+
+Negamax alpha-beta over the compact Position. Seats alternate teams at every turn (S, W, N,
+E), so a child's value is the negation of its parent's. Rules, as in domino/rules.py: a seat
+that has no tile fitting an open end passes; after every play the hand ends if the player
+emptied its hand (domino) or no seat can play (blocked — lower team pip total wins, tie 0);
+the winners score the losing team's pips ('losers') or all four hands' ('all').
+
+Speed: a transposition table keyed on (hands, unordered ends, turn) stores bounds and the
+best move, tried first on revisits; other moves are ordered doubles first, then heaviest.
+`depth` counts plays (passes are free); at depth 0 a hand still in play is scored by
+strategy.horizon. With `depth=None` the search is exact. `deadline` (time.perf_counter())
+aborts with SearchTimeout; `solve_moves_within` deepens iteratively until the deadline.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from domino.commands import Move
+from strategy.encoding import codec
+from strategy.horizon import horizon_value
+from strategy.position import Position, child_ends
+
+EXACT = 1000
+"""A depth that never runs out (there are at most 55 tiles)."""
+_EXACT_FLAG, _LOWER, _UPPER = 0, 1, 2
+_CHECK_EVERY = 2048
+
+
+class SearchTimeout(Exception):
+    """The deadline passed before the search finished."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    value: float
+    """Points to NS minus points to EW under best play (exact when `exact`)."""
+    exact: bool
+    nodes: int
+
+    @property
+    def winner(self) -> str | None:
+        """'NS' or 'EW' by the sign of the value (a zero-point hand has no winner here)."""
+        return "NS" if self.value > 0 else "EW" if self.value < 0 else None
+
+
+class Solver:
+    """One search context: the tables of a variant, a scoring rule and a transposition table.
+
+    Reuse one Solver across searches of the same deal to share its table; a table is only
+    valid for one (variant, scoring), which the constructor fixes.
+    """
+
+    def __init__(
+        self,
+        max_pip: int,
+        scoring_all: bool = False,
+        use_table: bool = True,
+        deadline: float | None = None,
+    ) -> None:
+        c = codec(max_pip)
+        self.max_pip = max_pip
+        self.scoring_all = scoring_all
+        self.use_table = use_table
+        self.deadline = deadline
+        self.table: dict[int, tuple[int, int, float, int]] = {}
+        self.nodes = 0
+        self._suit = c.suit
+        self._pips = c.pips
+        self._low = c.low
+        self._high = c.high
+        self._shift = len(c.tiles)
+        # static order: doubles first, then heavier tiles
+        self._rank = tuple(
+            (100 if lo == hi else 0) + lo + hi for lo, hi in zip(c.low, c.high, strict=True)
+        )
+
+    # ------------------------------------------------------------------ public
+    def solve(self, pos: Position, depth: int | None = None) -> SolveResult:
+        """Value of `pos` for NS (an empty line means a free opening by the seat to play)."""
+        exact = depth is None or depth >= pos.tiles_left
+        d = EXACT if exact else depth
+        start = self.nodes
+        v = self._root(pos, d)
+        sign = 1 if pos.turn % 2 == 0 else -1
+        return SolveResult(sign * v, exact, self.nodes - start)
+
+    def move_values(
+        self, pos: Position, moves: Sequence[Move], depth: int | None = None
+    ) -> list[float]:
+        """For each move of the seat to play: points to its team minus the other's, after it.
+
+        Each move is searched with a full window, so every value is exact (for its depth) —
+        PIMC averages them, so a bound would not do. `depth` counts the move itself.
+        """
+        exact = depth is None or depth >= pos.tiles_left
+        d = EXACT if exact else depth
+        values: list[float] = []
+        seen: dict[tuple[int, int, int], float] = {}
+        c = codec(self.max_pip)
+        for move in moves:
+            i = c.index[move.tile]
+            left, right = child_ends(pos.left, pos.right, move)
+            key = (i, min(left, right), max(left, right))
+            if key not in seen:
+                seen[key] = self._play_value(pos, i, left, right, d)
+            values.append(seen[key])
+        return values
+
+    # ------------------------------------------------------------------ internals
+    def _root(self, pos: Position, depth: int) -> float:
+        h = list(pos.hands)
+        me = pos.turn
+        pm = self._team_pips(h, me)
+        po = self._team_pips(h, me + 1)
+        if any(x == 0 for x in h):
+            raise ValueError("the hand is over: a seat has no tiles")
+        if pos.left >= 0:
+            ends = self._suit[pos.left] | self._suit[pos.right]
+            if not (h[0] | h[1] | h[2] | h[3]) & ends:
+                return self._blocked(pm, po)
+        return self._negamax(h, pos.left, pos.right, me, pm, po, -1e9, 1e9, depth)
+
+    def _play_value(self, pos: Position, i: int, left: int, right: int, depth: int) -> float:
+        h = list(pos.hands)
+        me = pos.turn
+        bit = 1 << i
+        if not h[me] & bit:
+            raise ValueError("the move's tile is not in the hand of the seat to play")
+        pm = self._team_pips(h, me) - self._pips[i]
+        po = self._team_pips(h, me + 1)
+        h[me] ^= bit
+        if not h[me]:
+            return po + pm if self.scoring_all else po
+        if not (h[0] | h[1] | h[2] | h[3]) & (self._suit[left] | self._suit[right]):
+            return self._blocked(pm, po)
+        if depth <= 1:
+            return self._horizon(h, me, pm, po)
+        return -self._negamax(h, left, right, (me + 1) & 3, po, pm, -1e9, 1e9, depth - 1)
+
+    def _team_pips(self, h: list[int], seat: int) -> int:
+        pips = self._pips
+        total = 0
+        for s in (seat & 3, (seat + 2) & 3):
+            m = h[s]
+            while m:
+                low = m & -m
+                total += pips[low.bit_length() - 1]
+                m ^= low
+        return total
+
+    def _blocked(self, pm: int, po: int) -> float:
+        """Blocked hand, from the side of the team that made the last play (pips pm)."""
+        if pm < po:
+            return pm + po if self.scoring_all else po
+        if po < pm:
+            return -(pm + po) if self.scoring_all else -pm
+        return 0
+
+    def _horizon(self, h: list[int], me: int, pm: int, po: int) -> float:
+        """Horizon value for the team of seat `me` (the team that just played)."""
+        tm = min(h[me].bit_count(), h[(me + 2) & 3].bit_count())
+        to = min(h[(me + 1) & 3].bit_count(), h[(me + 3) & 3].bit_count())
+        # the other team moves next: give it the tempo by evaluating from its side
+        return -horizon_value(to, tm, po, pm, self.scoring_all)
+
+    def _negamax(
+        self,
+        h: list[int],
+        left: int,
+        right: int,
+        turn: int,
+        pm: int,
+        po: int,
+        alpha: float,
+        beta: float,
+        depth: int,
+    ) -> float:
+        """Value for the team of `turn` (pips pm; the other team's po), the hand in play."""
+        self.nodes += 1
+        if depth > EXACT // 2:
+            depth = EXACT  # exact searches keep one depth, so their table entries always serve
+        if (
+            self.deadline is not None
+            and self.nodes % _CHECK_EVERY == 0
+            and time.perf_counter() > self.deadline
+        ):
+            raise SearchTimeout
+        suit = self._suit
+        hand = h[turn]
+        playable = hand if left < 0 else hand & (suit[left] | suit[right])
+        if not playable:
+            # a forced pass; the line is not blocked (checked after every play), so some
+            # other seat can play and this recursion ends within three passes
+            return -self._negamax(h, left, right, (turn + 1) & 3, po, pm, -beta, -alpha, depth)
+
+        lo_end, hi_end = (left, right) if left <= right else (right, left)
+        key = 0
+        entry = None
+        alpha_orig = alpha
+        if self.use_table:
+            s = self._shift
+            key = (
+                (((h[0] << s | h[1]) << s | h[2]) << s | h[3]) << 8
+                | (lo_end + 1) << 4
+                | (hi_end + 1)
+            ) << 2 | turn
+            entry = self.table.get(key)
+            if entry is not None and entry[0] >= depth:
+                flag, v = entry[1], entry[2]
+                if flag == _EXACT_FLAG:
+                    return v
+                if flag == _LOWER:
+                    if v > alpha:
+                        alpha = v
+                elif v < beta:
+                    beta = v
+                if alpha >= beta:
+                    return v
+
+        moves = self._moves(playable, left, right, entry[3] if entry is not None else -1)
+        pips = self._pips
+        scoring_all = self.scoring_all
+        nxt = (turn + 1) & 3
+        best = -1e9
+        best_move = -1
+        for i, nl, nr in moves:
+            bit = 1 << i
+            h[turn] = hand ^ bit
+            npm = pm - pips[i]
+            if hand == bit:
+                v = npm + po if scoring_all else po
+            elif not (h[0] | h[1] | h[2] | h[3]) & (suit[nl] | suit[nr]):
+                v = self._blocked(npm, po)
+            elif depth <= 1:
+                v = self._horizon(h, turn, npm, po)
+            else:
+                v = -self._negamax(h, nl, nr, nxt, po, npm, -beta, -alpha, depth - 1)
+            h[turn] = hand
+            if v > best:
+                best = v
+                best_move = i
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+
+        if self.use_table:
+            if best <= alpha_orig:
+                flag = _UPPER
+            elif best >= beta:
+                flag = _LOWER
+            else:
+                flag = _EXACT_FLAG
+            self.table[key] = (depth, flag, best, best_move)
+        return best
+
+    def _moves(
+        self, playable: int, left: int, right: int, first: int
+    ) -> list[tuple[int, int, int]]:
+        """(tile, new left, new right) for each distinct play, best-first."""
+        low, high, rank = self._low, self._high, self._rank
+        out: list[tuple[int, int, int, int]] = []
+        while playable:
+            b = playable & -playable
+            playable ^= b
+            i = b.bit_length() - 1
+            a, c = low[i], high[i]
+            r = 1000 if i == first else rank[i]
+            if left < 0:
+                out.append((r, i, a, c))
+                continue
+            done = -1
+            if a == left or c == left:
+                nl = c if a == left else a
+                out.append((r, i, nl, right))
+                done = nl
+            if a == right or c == right:
+                nr = c if a == right else a
+                # the same tile on the other end: skip it when it leaves the same ends
+                if done < 0 or {nr, left} != {done, right}:
+                    out.append((r, i, left, nr))
+        out.sort(reverse=True)
+        return [(i, nl, nr) for _, i, nl, nr in out]
+
+
+def solve(pos: Position, depth: int | None = None, use_table: bool = True) -> SolveResult:
+    """Value of `pos` for NS under best play (exact unless `depth` cuts it short)."""
+    return Solver(pos.max_pip, pos.scoring == "all", use_table).solve(pos, depth)
+
+
+def solve_moves_within(
+    pos: Position, moves: Sequence[Move], seconds: float, exact_tiles: int = 14
+) -> tuple[list[float], bool]:
+    """Move values (mover's team perspective) within a time budget, and whether exact.
+
+    Exact at once when at most `exact_tiles` tiles are left in hands; otherwise iterative
+    deepening (depth 2, 3, ...) keeping the deepest completed iteration. At least depth 1
+    is always returned, even past the budget.
+    """
+    solver = Solver(pos.max_pip, pos.scoring == "all", deadline=None)
+    left = pos.tiles_left
+    if left <= exact_tiles:
+        return solver.move_values(pos, moves), True
+    values = solver.move_values(pos, moves, depth=1)
+    solver.deadline = time.perf_counter() + seconds
+    depth = 2
+    try:
+        while depth < left:
+            values = solver.move_values(pos, moves, depth=depth)
+            depth += 1
+        values = solver.move_values(pos, moves)
+        return values, True
+    except SearchTimeout:
+        return values, False
