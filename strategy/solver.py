@@ -73,7 +73,8 @@ class Solver:
         self._low = c.low
         self._high = c.high
         self._shift = len(c.tiles)
-        # static order: doubles first, then heavier tiles
+        # static order: doubles first, then heavier tiles (a play that makes the next seat
+        # pass goes before both: see _moves)
         self._rank = tuple(
             (100 if lo == hi else 0) + lo + hi for lo, hi in zip(c.low, c.high, strict=True)
         )
@@ -221,7 +222,9 @@ class Solver:
                 if alpha >= beta:
                     return v
 
-        moves = self._moves(playable, left, right, entry[3] if entry is not None else -1)
+        moves = self._moves(
+            playable, left, right, entry[3] if entry is not None else -1, h[(turn + 1) & 3]
+        )
         pips = self._pips
         scoring_all = self.scoring_all
         nxt = (turn + 1) & 3
@@ -259,10 +262,10 @@ class Solver:
         return best
 
     def _moves(
-        self, playable: int, left: int, right: int, first: int
+        self, playable: int, left: int, right: int, first: int, nxt_hand: int
     ) -> list[tuple[int, int, int]]:
         """(tile, new left, new right) for each distinct play, best-first."""
-        low, high, rank = self._low, self._high, self._rank
+        low, high, rank, suit = self._low, self._high, self._rank, self._suit
         out: list[tuple[int, int, int, int]] = []
         while playable:
             b = playable & -playable
@@ -276,13 +279,15 @@ class Solver:
             done = -1
             if a == left or c == left:
                 nl = c if a == left else a
-                out.append((r, i, nl, right))
+                out.append((r + (0 if nxt_hand & (suit[nl] | suit[right]) else 300), i, nl, right))
                 done = nl
             if a == right or c == right:
                 nr = c if a == right else a
                 # the same tile on the other end: skip it when it leaves the same ends
                 if done < 0 or {nr, left} != {done, right}:
-                    out.append((r, i, left, nr))
+                    out.append(
+                        (r + (0 if nxt_hand & (suit[left] | suit[nr]) else 300), i, left, nr)
+                    )
         out.sort(reverse=True)
         return [(i, nl, nr) for _, i, nl, nr in out]
 
