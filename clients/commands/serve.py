@@ -1,0 +1,67 @@
+"""`domino-oracle serve`: the whole product on one port (tables, spectators, bots, beliefs)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import webbrowser
+
+from clients.cli import CommandError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve", help="run the game server (WebSockets on /ws, the browser client on /)"
+    )
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--db", default="domino-oracle.sqlite3",
+                        help="SQLite file or database URL (default: %(default)s)")
+    parser.add_argument("--grace", type=float, default=30.0,
+                        help="seconds an absent player may hold up their turn before a bot "
+                             "plays for them (default: %(default)s)")
+    parser.add_argument("--bot-delay", type=float, default=0.6,
+                        help="seconds a bot waits before moving (default: %(default)s)")
+    parser.add_argument("--hand-pause", type=float, default=3.0,
+                        help="seconds between a hand's end and the next deal "
+                             "(default: %(default)s)")
+    parser.add_argument("--open", action="store_true",
+                        help="open the browser at a new table, bots in the other three seats")
+    parser.add_argument("--seat", default="S", choices=["S", "W", "N", "E"],
+                        help="your seat with --open (default: %(default)s)")
+    parser.add_argument("--log-level", default="INFO")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from server.app import DominoServer, ServerConfig, run_until_signalled
+    from server.logs import configure
+    from server.table import TableOptions
+
+    configure(args.log_level.upper())
+    if args.grace < 0 or args.bot_delay < 0 or args.hand_pause < 0:
+        raise CommandError("--grace, --bot-delay and --hand-pause must be >= 0")
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        tables=TableOptions(
+            grace=args.grace, bot_delay=args.bot_delay, hand_pause=args.hand_pause
+        ),
+    )
+
+    async def opened(server: DominoServer) -> None:
+        if not args.open:
+            return
+        bots = {seat: "greedy" for seat in ("S", "W", "N", "E") if seat != args.seat}
+        table = await server.create_table(bots=bots)
+        host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+        url = f"http://{host}:{server.port}/#table={table.table_id}&seat={args.seat}"
+        print(f"opening {url}", flush=True)
+        await asyncio.to_thread(webbrowser.open, url)
+
+    try:
+        asyncio.run(run_until_signalled(DominoServer(config), opened))
+    except OSError as error:
+        raise CommandError(f"cannot serve on {args.host}:{args.port}: {error}") from error
+    return 0

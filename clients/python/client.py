@@ -1,0 +1,180 @@
+"""DominoClient: one WebSocket connection speaking docs/protocol.md, with typed messages.
+
+Requests get an id and wait for the reply carrying it; everything else (events, beliefs,
+errors without an id) goes to `feed`, in arrival order, or to `on_message` if set.
+Messages are parsed with the server's own pydantic models (server.protocol).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from server.protocol import (
+    Ack,
+    ClientMessage,
+    CreateTable,
+    ErrorMessage,
+    Join,
+    Joined,
+    Leave,
+    Left,
+    ListTables,
+    Pass,
+    Play,
+    Resume,
+    Resumed,
+    ServerMessage,
+    TableCreated,
+    Tables,
+    Watch,
+    Watching,
+    parse_server,
+)
+
+_REPLY_TYPES = frozenset(
+    {"table_created", "tables", "joined", "resumed", "watching", "ack", "left", "error"}
+)
+
+
+class ServerError(Exception):
+    """The server answered a request with `error`."""
+
+    def __init__(self, message: ErrorMessage) -> None:
+        super().__init__(f"{message.code}: {message.message}")
+        self.code = message.code
+        self.message = message.message
+        self.reply = message
+
+
+class DominoClient:
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.feed: asyncio.Queue[ServerMessage] = asyncio.Queue()
+        self.on_message: Callable[[ServerMessage], None] | None = None
+        self._pending: dict[Any, asyncio.Future[ServerMessage]] = {}
+        self._ids = itertools.count(1)
+        self._prefix = f"c{id(self) & 0xFFFFFF:x}-"
+        self._reader = asyncio.create_task(self._read())
+        self.closed = asyncio.Event()
+
+    @classmethod
+    async def connect(cls, url: str, **kwargs: Any) -> DominoClient:
+        kwargs.setdefault("compression", None)
+        kwargs.setdefault("max_size", 8 * 1024 * 1024)
+        return cls(await connect(url, **kwargs))
+
+    async def close(self) -> None:
+        await self.ws.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._reader, timeout=2)
+
+    async def __aenter__(self) -> DominoClient:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.close()
+
+    # -- plumbing ------------------------------------------------------------------------
+
+    def new_id(self) -> str:
+        return f"{self._prefix}{next(self._ids)}"
+
+    async def _read(self) -> None:
+        try:
+            async for text in self.ws:
+                message = parse_server(text)
+                if message.type in _REPLY_TYPES and message.id is not None:
+                    future = self._pending.pop(message.id, None)
+                    if future is not None:
+                        if not future.done():
+                            future.set_result(message)
+                        continue
+                if self.on_message is not None:
+                    self.on_message(message)
+                else:
+                    self.feed.put_nowait(message)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closed.set()
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(ConnectionError("connection closed"))
+            self._pending.clear()
+
+    async def send_raw(self, text: str | bytes) -> None:
+        await self.ws.send(text)
+
+    async def request(self, message: ClientMessage, timeout: float | None = 30) -> ServerMessage:
+        """Send a command (an id is added if it has none) and wait for its reply."""
+        if message.id is None:
+            message = message.model_copy(update={"id": self.new_id()})
+        future: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
+        self._pending[message.id] = future
+        await self.ws.send(message.model_dump_json(exclude_none=True))
+        reply = await asyncio.wait_for(future, timeout)
+        if isinstance(reply, ErrorMessage):
+            raise ServerError(reply)
+        return reply
+
+    async def next_message(self, timeout: float = 10) -> ServerMessage:
+        return await asyncio.wait_for(self.feed.get(), timeout)
+
+    # -- the protocol --------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        variant: str = "partnership-6",
+        target: int = 100,
+        bots: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> str:
+        reply = await self.request(
+            CreateTable(variant=variant, target=target, bots=bots or {}, **extra)
+        )
+        assert isinstance(reply, TableCreated)
+        return reply.table_id
+
+    async def list_tables(self) -> Tables:
+        reply = await self.request(ListTables())
+        assert isinstance(reply, Tables)
+        return reply
+
+    async def join(self, table_id: str, seat: str, name: str = "") -> Joined:
+        reply = await self.request(Join(table_id=table_id, seat=seat, name=name))
+        assert isinstance(reply, Joined)
+        return reply
+
+    async def resume(self, table_id: str, token: str, after_seq: int = 0) -> Resumed:
+        reply = await self.request(Resume(table_id=table_id, token=token, after_seq=after_seq))
+        assert isinstance(reply, Resumed)
+        return reply
+
+    async def watch(self, table_id: str, after_seq: int = 0) -> Watching:
+        reply = await self.request(Watch(table_id=table_id, after_seq=after_seq))
+        assert isinstance(reply, Watching)
+        return reply
+
+    async def play(
+        self, table_id: str, tile: str, end: str | None = None, id: str | int | None = None
+    ) -> Ack:
+        reply = await self.request(Play(table_id=table_id, tile=tile, end=end, id=id))
+        assert isinstance(reply, Ack)
+        return reply
+
+    async def pass_(self, table_id: str, id: str | int | None = None) -> Ack:
+        reply = await self.request(Pass(table_id=table_id, id=id))
+        assert isinstance(reply, Ack)
+        return reply
+
+    async def leave(self, table_id: str) -> Left:
+        reply = await self.request(Leave(table_id=table_id))
+        assert isinstance(reply, Left)
+        return reply

@@ -1,0 +1,148 @@
+"""The server process: store, bus, inference pool, tables, and the WebSocket/HTTP listener.
+
+Start order matters for recovery: the store opens, unfinished matches are rebuilt, and only
+then does the port accept connections, so a client resuming after a restart finds its table.
+Stop order matters for durability: stop accepting, let every table finish the jobs it has
+queued (each commit before its ack), then close the store (which flushes its writer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+
+from server.bus import InProcessBus
+from server.http import WEB_ROOT, make_process_request
+from server.inference_worker import InferencePool
+from server.logs import log
+from server.metrics import Metrics, rss_bytes, watch_loop_lag
+from server.protocol import CreateTable
+from server.registry import Registry
+from server.session import Session
+from server.table import Table, TableOptions
+from storage import AsyncEventStore
+
+DEFAULT_DB = "domino-oracle.sqlite3"
+
+
+@dataclass
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    db: str | Path = DEFAULT_DB
+    tables: TableOptions = field(default_factory=TableOptions)
+    max_message: int = 64 * 1024
+    """Largest accepted frame (bytes); bigger ones get `too_large`."""
+    hard_max_message: int = 4 * 1024 * 1024
+    """Beyond this the connection is closed (1009) without reading the frame."""
+    rate_per_second: float = 50.0
+    rate_burst: float = 100.0
+    ping_interval: float | None = 20.0
+    ping_timeout: float | None = 20.0
+    web_root: Path = WEB_ROOT
+
+
+class DominoServer:
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.metrics = Metrics()
+        self.bus = InProcessBus()
+        self.store: AsyncEventStore | None = None
+        self.pool: InferencePool | None = None
+        self.registry: Registry | None = None  # type: ignore[assignment]
+        self._server: Server | None = None
+        self._lag_task: asyncio.Task[None] | None = None
+        self.port = config.port
+
+    async def start(self) -> None:
+        self.store = await asyncio.to_thread(AsyncEventStore.open, self.config.db)
+        self.pool = InferencePool(self.bus, self.metrics)
+        self.pool.start()
+        self.registry = Registry(self.store, self.bus, self.pool, self.metrics, self.config.tables)
+        recovered = await self.registry.recover()
+        self._lag_task = asyncio.create_task(watch_loop_lag(self.metrics), name="loop-lag")
+        self._server = await serve(
+            self._handle,
+            self.config.host,
+            self.config.port,
+            process_request=make_process_request(self.health, self.config.web_root),
+            compression=None,
+            max_size=self.config.hard_max_message,
+            max_queue=64,
+            ping_interval=self.config.ping_interval,
+            ping_timeout=self.config.ping_timeout,
+            server_header="domino-oracle",
+        )
+        sockets = self._server.sockets
+        if sockets:
+            self.port = sockets[0].getsockname()[1]
+        log("listening", host=self.config.host, port=self.port, db=self.config.db,
+            recovered=recovered)
+
+    async def _handle(self, ws: ServerConnection) -> None:
+        await Session(self, ws).run()
+
+    async def create_table(self, **fields: Any) -> Table:
+        """Create a table server-side (e.g. for `serve --open`)."""
+        assert self.registry is not None
+        return await self.registry.create(CreateTable(**fields))
+
+    def health(self) -> dict[str, Any]:
+        registry = self.registry
+        tables = registry.tables.values() if registry else ()
+        playing = sum(1 for t in tables if t.status == "playing")
+        store = self.store
+        return {
+            "ok": True,
+            "tables": len(tables),
+            "tables_playing": playing,
+            "connections": self.metrics.connections,
+            "uptime": round(self.metrics.uptime(), 3),
+            "loop_lag_ms": self.metrics.loop_lag.summary(),
+            "inference_lag_ms": self.metrics.inference_lag.summary(),
+            "commit_ms": self.metrics.commit_latency.summary(),
+            "moves": self.metrics.moves,
+            "events": self.metrics.events,
+            "beliefs": self.metrics.beliefs,
+            "commits": store.commits if store else 0,
+            "rss_bytes": rss_bytes(),
+        }
+
+    async def stop(self) -> None:
+        """Graceful: no new connections, tables drain their queued jobs, store flushes."""
+        log("stopping")
+        if self._server is not None:
+            self._server.close(close_connections=False)
+        if self.registry is not None:
+            await self.registry.close()
+        if self._server is not None:
+            self._server.close(close_connections=True)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), timeout=5)
+        if self.pool is not None:
+            await self.pool.stop()
+        if self._lag_task is not None:
+            self._lag_task.cancel()
+        if self.store is not None:
+            await self.store.aclose()
+        log("stopped")
+
+
+async def run_until_signalled(server: DominoServer, on_started: Any = None) -> None:
+    """Serve until SIGINT or SIGTERM, then stop cleanly."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    await server.start()
+    if on_started is not None:
+        await on_started(server)
+    await stop.wait()
+    await server.stop()

@@ -1,0 +1,117 @@
+"""Bots: a registry of policies by name, and a player that acts for one seat from its view.
+
+A bot sees exactly what a person in that seat sees (it folds its audience's events from the
+bus) and acts through the same table entry point as a person. The legal moves of a seat
+depend only on its own hand and the open ends, so its view state is enough.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+
+from domino.commands import Command, PassTurn, PlayTile
+from domino.rules import evolve, legal_moves
+from domino.selfplay import Policy, heaviest_policy, random_policy
+from domino.state import MatchState
+from domino.tiles import Seat
+from server.bus import Envelope, Unsubscribe
+
+BOTS: dict[str, Policy] = {
+    "random": random_policy,
+    "greedy": heaviest_policy,
+}
+"""Bot name -> policy. Smarter bots register here."""
+
+STAND_IN = "greedy"
+"""Who plays for a person absent on their turn past the grace period."""
+
+Act = Callable[[Seat, Command], Awaitable[object]]
+
+
+def get_policy(name: str) -> Policy | None:
+    return BOTS.get(name)
+
+
+class SeatBot:
+    """Plays `seat` with `policy` whenever it is active and it is the seat's turn."""
+
+    def __init__(
+        self,
+        seat: Seat,
+        policy: Policy,
+        act: Act,
+        *,
+        delay: float = 0.0,
+        active: bool = True,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.seat = seat
+        self.policy = policy
+        self.act = act
+        self.delay = delay
+        self.active = active
+        self.rng = rng or random.Random()
+        self.state: MatchState | None = None
+        self.unsubscribe: Unsubscribe | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def on_event(self, envelope: Envelope) -> None:
+        if envelope.event is None:
+            return
+        self.state = evolve(self.state, envelope.event)
+        self._consider()
+
+    def activate(self) -> None:
+        self.active = True
+        self._consider()
+
+    def deactivate(self) -> None:
+        self.active = False
+
+    def stop(self) -> None:
+        self.active = False
+        if self.unsubscribe is not None:
+            self.unsubscribe()
+            self.unsubscribe = None
+        if self._task is not None:
+            self._task.cancel()
+
+    def my_turn(self) -> bool:
+        state = self.state
+        return (
+            state is not None
+            and state.phase == "playing"
+            and state.hand is not None
+            and state.hand.turn == self.seat
+        )
+
+    def _consider(self) -> None:
+        if self.active and self.my_turn() and (self._task is None or self._task.done()):
+            self._task = asyncio.get_running_loop().create_task(self._play())
+
+    def choose(self) -> Command | None:
+        if self.state is None or not self.my_turn():
+            return None
+        moves = legal_moves(self.state, self.seat)
+        if not moves:
+            return PassTurn(self.seat)
+        move = self.policy(self.state, self.seat, moves, self.rng)
+        return PlayTile(self.seat, move.tile, move.end)
+
+    async def _play(self) -> None:
+        if self.delay > 0:
+            await asyncio.sleep(self.delay)
+        if not self.active:
+            return
+        command = self.choose()
+        if command is None:
+            return
+        seq = self.state.last_seq if self.state else 0
+        await self.act(self.seat, command)
+        if self.state is not None and self.state.last_seq != seq:
+            # events arrived while we waited for the ack: look again (a refused move does
+            # not change the seq, so a bot whose move is refused does not spin)
+            self._task = None
+            self._consider()

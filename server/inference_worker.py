@@ -1,0 +1,146 @@
+"""Per-audience inference workers: each folds one seat's (or the public) view into a Belief and
+publishes the belief after every event, tagged with the seq it reflects.
+
+Workers never see the referee's log: they subscribe to their audience's events on the bus,
+exactly what a connection of that seat receives. One pool task runs every worker that has
+pending events, a few milliseconds at a time, so the event loop never stalls on inference.
+A worker that is behind folds every pending event and computes one belief, for the latest
+seq (coalescing): a belief is never older than one already pushed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import deque
+from typing import Any
+
+from domino.events import Event
+from inference import Belief
+from server.bus import Bus, Envelope, Unsubscribe
+from server.logs import log
+from server.metrics import Metrics
+
+JS_SAFE = 2**53
+SLICE_SECONDS = 0.004
+"""How long the pool runs workers before it yields to the loop."""
+
+
+def belief_frame(table_id: str, snapshot: dict[str, Any]) -> str:
+    """The `belief` server message for a snapshot's JSON dict (see BeliefMessage)."""
+    deals = snapshot.get("consistent_deals")
+    if isinstance(deals, int) and deals > JS_SAFE:
+        deals = str(deals)  # exact, and safe for JavaScript clients
+    message = {
+        "type": "belief",
+        "table_id": table_id,
+        "seq": snapshot["seq"],
+        "observer": snapshot["observer"],
+        "hand": snapshot.get("hand"),
+        "status": snapshot.get("status"),
+        "consistent_deals": deals,
+        "entropy_bits": snapshot.get("entropy_bits"),
+        "marginals": snapshot.get("marginals", {}),
+        "facts": snapshot.get("facts", []),
+        "remaining": snapshot.get("remaining", {}),
+        "tile_entropy_bits": snapshot.get("tile_entropy_bits", {}),
+    }
+    return json.dumps(message, separators=(",", ":"))
+
+
+class BeliefWorker:
+    """One observer's belief at one table, kept up to date from its own view of the events."""
+
+    def __init__(self, pool: InferencePool, table_id: str, observer: str) -> None:
+        self.pool = pool
+        self.table_id = table_id
+        self.observer = observer
+        self.belief = Belief(observer)
+        self.pending: list[Event] = []
+        self.first_stamp = 0.0
+        self.broken = False
+        self.done = False
+        self.unsubscribe: Unsubscribe | None = None
+
+    def on_event(self, envelope: Envelope) -> None:
+        if self.broken or self.done or envelope.event is None:
+            return
+        if not self.pending:
+            self.first_stamp = envelope.stamp
+        self.pending.append(envelope.event)
+        self.pool.mark(self)
+
+    def step(self) -> None:
+        """Fold what is pending and publish one belief for the latest seq."""
+        events, self.pending = self.pending, []
+        if not events or self.broken:
+            return
+        try:
+            for event in events:
+                self.belief.apply(event)
+            snapshot = self.belief.snapshot().to_json_dict()
+        except Exception as error:  # an inconsistent view is a bug: say so, stop this worker
+            self.broken = True
+            log("inference_failed", table=self.table_id, observer=self.observer, error=error)
+            return
+        frame = belief_frame(self.table_id, snapshot)
+        self.pool.bus.publish(
+            Envelope(self.table_id, self.observer, "belief", snapshot["seq"], frame), retain=True
+        )
+        self.pool.metrics.beliefs += 1
+        self.pool.metrics.inference_lag.add((time.monotonic() - self.first_stamp) * 1000.0)
+        if events[-1].type == "match_ended":
+            self.stop()
+
+    def stop(self) -> None:
+        self.done = True
+        if self.unsubscribe is not None:
+            self.unsubscribe()
+            self.unsubscribe = None
+
+
+class InferencePool:
+    """Runs dirty workers round-robin in time slices on the event loop (in-process workers)."""
+
+    def __init__(self, bus: Bus, metrics: Metrics) -> None:
+        self.bus = bus
+        self.metrics = metrics
+        self._dirty: deque[BeliefWorker] = deque()
+        self._queued: set[int] = set()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="inference-pool")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    def mark(self, worker: BeliefWorker) -> None:
+        if id(worker) not in self._queued:
+            self._queued.add(id(worker))
+            self._dirty.append(worker)
+            self._wake.set()
+
+    def drain(self) -> None:
+        """Run every dirty worker now (tests; the pool task does this in slices)."""
+        while self._dirty:
+            self._step_one()
+
+    def _step_one(self) -> None:
+        worker = self._dirty.popleft()
+        self._queued.discard(id(worker))
+        worker.step()
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._dirty:
+                deadline = time.monotonic() + SLICE_SECONDS
+                while self._dirty and time.monotonic() < deadline:
+                    self._step_one()
+                await asyncio.sleep(0)

@@ -1,0 +1,245 @@
+"""The wire protocol: every JSON text frame on /ws is one of these models.
+
+Names are the contract: extend (new optional fields, new message types), never rename.
+Unknown fields are rejected so a client's typo is an error, not silently ignored.
+docs/protocol.md carries the JSON Schema generated from these models (server/schema_doc.py).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from domino.tiles import End, Seat
+from domino.variants import DEFAULT_VARIANT, Scoring
+
+TableId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+CommandId = Annotated[str, Field(min_length=1, max_length=64)] | Annotated[int, Field(ge=0)]
+TileName = Annotated[str, Field(pattern=r"^\d{1,2}-\d{1,2}$")]
+Token = Annotated[str, Field(min_length=16, max_length=128)]
+
+ErrorCode = Literal[
+    "bad_request",
+    "unknown_table",
+    "seat_taken",
+    "unauthorized",
+    "not_your_turn",
+    "illegal_move",
+    "wrong_phase",
+    "rate_limited",
+    "too_large",
+    "unknown_bot",
+    "internal",
+    "shutting_down",
+]
+TableStatus = Literal["waiting", "playing", "finished"]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _Command(_Message):
+    id: CommandId | None = Field(None, description="Echoed in the reply; retries reuse it.")
+
+
+# ---------------------------------------------------------------------------------------------
+# client -> server
+
+
+class CreateTable(_Command):
+    type: Literal["create_table"] = "create_table"
+    variant: str = DEFAULT_VARIANT
+    target: int = Field(100, ge=1, le=10_000)
+    scoring: Scoring = "losers"
+    bots: dict[Seat, Annotated[str, Field(min_length=1, max_length=32)]] = Field(
+        default_factory=dict, description="Seats filled by bots: seat -> bot name."
+    )
+    advice: bool = Field(False, description="Reserved: offer move advice at this table.")
+
+
+class ListTables(_Command):
+    type: Literal["list_tables"] = "list_tables"
+
+
+class Join(_Command):
+    type: Literal["join"] = "join"
+    table_id: TableId
+    seat: Seat
+    name: str = Field("", max_length=40)
+
+
+class Resume(_Command):
+    type: Literal["resume"] = "resume"
+    table_id: TableId
+    token: Token
+    after_seq: int = Field(0, ge=0)
+
+
+class Watch(_Command):
+    type: Literal["watch"] = "watch"
+    table_id: TableId
+    after_seq: int = Field(0, ge=0)
+
+
+class Play(_Command):
+    type: Literal["play"] = "play"
+    table_id: TableId
+    tile: TileName
+    end: End | None = None
+
+
+class Pass(_Command):
+    type: Literal["pass"] = "pass"
+    table_id: TableId
+
+
+class Leave(_Command):
+    type: Literal["leave"] = "leave"
+    table_id: TableId
+
+
+ClientMessage = Annotated[
+    CreateTable | ListTables | Join | Resume | Watch | Play | Pass | Leave,
+    Field(discriminator="type"),
+]
+CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+# ---------------------------------------------------------------------------------------------
+# server -> client
+
+
+class _Reply(_Message):
+    id: CommandId | None = None
+
+
+class TableCreated(_Reply):
+    type: Literal["table_created"] = "table_created"
+    table_id: TableId
+
+
+class TableInfo(_Message):
+    table_id: TableId
+    variant: str
+    target: int
+    seats: dict[Seat, str | None] = Field(
+        description="Who sits where: a name, 'bot:<name>', or null for an empty seat."
+    )
+    status: TableStatus
+    spectators: int
+
+
+class Tables(_Reply):
+    type: Literal["tables"] = "tables"
+    tables: list[TableInfo]
+
+
+class Joined(_Reply):
+    type: Literal["joined"] = "joined"
+    table_id: TableId
+    seat: Seat
+    token: str = Field(description="Keep it: `resume` with it after a dropped connection.")
+    last_seq: int = Field(description="The table's last seq when joined; events follow.")
+
+
+class Resumed(_Reply):
+    type: Literal["resumed"] = "resumed"
+    table_id: TableId
+    seat: Seat
+    after_seq: int
+    last_seq: int
+
+
+class Watching(_Reply):
+    type: Literal["watching"] = "watching"
+    table_id: TableId
+    after_seq: int
+    last_seq: int
+
+
+class Ack(_Reply):
+    type: Literal["ack"] = "ack"
+    seq: int = Field(description="Seq of the event that records the move (durable).")
+
+
+class Left(_Reply):
+    type: Literal["left"] = "left"
+    table_id: TableId
+
+
+class EventMessage(_Message):
+    type: Literal["event"] = "event"
+    table_id: TableId
+    seq: int
+    event: dict[str, Any] = Field(description="One event in the log format, redacted.")
+
+
+class BeliefMessage(_Message):
+    """One observer's exact belief (the shape of `infer --json`), after event `seq`."""
+
+    type: Literal["belief"] = "belief"
+    table_id: TableId
+    seq: int = Field(description="The last event this belief reflects.")
+    observer: str = Field(description="A seat, or 'spectator' for the public belief.")
+    hand: int | None = Field(None, description="The hand it is about (null before the first).")
+    status: str | None = Field(
+        None, description="idle (no hand yet), waiting (own tiles not dealt), live, ended."
+    )
+    consistent_deals: int | str | None = Field(
+        description="|Ω|, the deals consistent with what the observer saw; a decimal string "
+        "above 2^53 (exact for JavaScript); null outside a hand in play."
+    )
+    entropy_bits: float | None = Field(description="log2 |Ω|.")
+    marginals: dict[str, dict[str, float]] = Field(
+        description="holder -> tile -> probability that holder has it (unseen tiles only)."
+    )
+    facts: list[Any] = Field(description="Certainties found by propagation, in words.")
+    remaining: dict[str, int] = Field(default_factory=dict, description="Tiles left per holder.")
+    tile_entropy_bits: dict[str, float] = Field(default_factory=dict)
+
+
+class ErrorMessage(_Reply):
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+
+
+ServerMessage = Annotated[
+    TableCreated
+    | Tables
+    | Joined
+    | Resumed
+    | Watching
+    | Ack
+    | Left
+    | EventMessage
+    | BeliefMessage
+    | ErrorMessage,
+    Field(discriminator="type"),
+]
+SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+
+def parse_client(text: str | bytes) -> ClientMessage:
+    """Validate one client frame (raises pydantic.ValidationError)."""
+    return CLIENT_ADAPTER.validate_json(text)
+
+
+def parse_server(text: str | bytes) -> ServerMessage:
+    return SERVER_ADAPTER.validate_json(text)
+
+
+def dump(message: BaseModel) -> str:
+    """One frame's text: compact JSON, unset `id` left out of replies."""
+    return message.model_dump_json(exclude_none=False)
+
+
+class ProtocolError(Exception):
+    """A command refused with a protocol error code (sent back as `error`)."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message

@@ -1,0 +1,252 @@
+"""One WebSocket connection: read, check limits, validate, dispatch, and an ordered outbox.
+
+Everything the connection is sent goes through its outbox queue, drained by one writer
+task, so replies, events and beliefs leave in the order they were produced. A connection
+acts only for the seats it joined or resumed (per table); watching gives the spectator feed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from domino.commands import PassTurn, PlayTile
+from domino.errors import RuleViolation
+from domino.tiles import Seat, TileError, parse_tile
+from server.bus import Envelope, Unsubscribe
+from server.logs import log
+from server.protocol import (
+    Ack,
+    CreateTable,
+    ErrorCode,
+    ErrorMessage,
+    Join,
+    Joined,
+    Leave,
+    Left,
+    ListTables,
+    Pass,
+    Play,
+    ProtocolError,
+    Resume,
+    Resumed,
+    TableCreated,
+    Tables,
+    Watch,
+    Watching,
+    parse_client,
+)
+from server.ratelimit import TokenBucket
+
+if TYPE_CHECKING:
+    from server.app import DominoServer
+    from server.table import Table
+
+OUTBOX_LIMIT = 20_000
+"""Frames queued for one slow reader before we give up on it."""
+
+
+@dataclass
+class _Attachment:
+    audience: str
+    detach: Unsubscribe
+
+
+def _error(command_id: Any, code: ErrorCode, message: str) -> str:
+    return ErrorMessage(id=command_id, code=code, message=message).model_dump_json()
+
+
+def _guess_id(text: str | bytes) -> Any:
+    """The id of a message we could not validate, if it has a usable one (to echo it)."""
+    with contextlib.suppress(ValueError, TypeError, RecursionError):
+        data = json.loads(text)
+        if isinstance(data, dict):
+            value = data.get("id")
+            if (isinstance(value, str) and 0 < len(value) <= 64) or (
+                isinstance(value, int) and not isinstance(value, bool) and value >= 0
+            ):
+                return value
+    return None
+
+
+def _explain(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "message"
+    return f"{where}: {first.get('msg', 'invalid')}"[:300]
+
+
+class Session:
+    def __init__(self, server: DominoServer, ws: ServerConnection) -> None:
+        self.server = server
+        self.ws = ws
+        self.config = server.config
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.bucket = TokenBucket(self.config.rate_per_second, self.config.rate_burst)
+        self.attachments: dict[str, _Attachment] = {}
+        self.closed = False
+
+    # -- sending -------------------------------------------------------------------------
+
+    def send(self, frame: str) -> None:
+        if self.closed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            log("slow_reader_dropped", peer=self.ws.remote_address)
+            self.closed = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(frame)
+
+    def _deliver(self, envelope: Envelope) -> None:
+        self.send(envelope.frame)
+
+    async def _writer(self) -> None:
+        while True:
+            frame = await self.outbox.get()
+            if frame is None:
+                await self.ws.close(1013, "too slow")
+                return
+            await self.ws.send(frame)
+
+    # -- the connection's life -----------------------------------------------------------
+
+    async def run(self) -> None:
+        self.server.metrics.connections += 1
+        writer = asyncio.create_task(self._writer())
+        try:
+            async for text in self.ws:
+                await self.handle(text)
+                if writer.done():
+                    break
+        except ConnectionClosed:
+            pass
+        finally:
+            self.server.metrics.connections -= 1
+            self.closed = True
+            for table_id in list(self.attachments):
+                self._detach(table_id)
+            # let the writer flush what is queued, unless the peer is gone
+            self.outbox.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, timeout=1.0)
+            writer.cancel()
+
+    async def handle(self, text: str | bytes) -> None:
+        """Answer one frame; every failure becomes a typed error, never a crash."""
+        if len(text) > self.config.max_message:
+            self.send(_error(None, "too_large", f"messages are limited to "
+                                                f"{self.config.max_message} bytes"))
+            return
+        if not self.bucket.take():
+            self.send(_error(_guess_id(text), "rate_limited", "slow down: too many messages"))
+            return
+        try:
+            message = parse_client(text)
+        except ValidationError as error:
+            self.send(_error(_guess_id(text), "bad_request", _explain(error)))
+            return
+        try:
+            await self.dispatch(message)
+        except ProtocolError as error:
+            self.send(_error(message.id, error.code, error.message))
+        except RuleViolation as error:
+            code = error.code if error.code in ("not_your_turn", "illegal_move", "wrong_phase") \
+                else "illegal_move"
+            self.send(_error(message.id, code, error.message))  # type: ignore[arg-type]
+        except ConnectionClosed:
+            raise
+        except Exception as error:
+            log("internal_error", type=message.type, error=repr(error))
+            self.send(_error(message.id, "internal", "the server failed on this message"))
+
+    async def dispatch(self, message: Any) -> None:
+        registry = self.server.registry
+        if isinstance(message, CreateTable):
+            table = await registry.create(message)
+            self.send(TableCreated(id=message.id, table_id=table.table_id).model_dump_json())
+        elif isinstance(message, ListTables):
+            self.send(Tables(id=message.id, tables=registry.listing()).model_dump_json())
+        elif isinstance(message, Join):
+            await self._join(message, registry.get(message.table_id))
+        elif isinstance(message, Resume):
+            self._resume(message, registry.get(message.table_id))
+        elif isinstance(message, Watch):
+            self._watch(message, registry.get(message.table_id))
+        elif isinstance(message, Play | Pass):
+            await self._move(message, registry.get(message.table_id))
+        elif isinstance(message, Leave):
+            if message.table_id not in self.attachments:
+                raise ProtocolError("bad_request", f"not at table {message.table_id}")
+            self._detach(message.table_id)
+            self.send(Left(id=message.id, table_id=message.table_id).model_dump_json())
+
+    # -- commands ------------------------------------------------------------------------
+
+    def _attach(self, table: Table, audience: str, after_seq: int, reply: Any) -> None:
+        """Reply, then the backlog and the live feed, in one synchronous step."""
+        if table.table_id in self.attachments:
+            self._detach(table.table_id)
+        self.send(reply.model_dump_json())
+        _, detach = table.attach(audience, self._deliver, self._deliver, after_seq)
+        self.attachments[table.table_id] = _Attachment(audience, detach)
+        if audience == "spectator":
+            table.spectators += 1
+        else:
+            table.presence(audience, +1)  # type: ignore[arg-type]
+
+    def _detach(self, table_id: str) -> None:
+        attachment = self.attachments.pop(table_id, None)
+        if attachment is None:
+            return
+        attachment.detach()
+        table = self.server.registry.tables.get(table_id)
+        if table is None:
+            return
+        if attachment.audience == "spectator":
+            table.spectators -= 1
+        else:
+            table.presence(attachment.audience, -1)  # type: ignore[arg-type]
+
+    async def _join(self, message: Join, table: Table) -> None:
+        token = await table.join(message.seat, message.name)
+        reply = Joined(id=message.id, table_id=table.table_id, seat=message.seat, token=token,
+                       last_seq=table.last_seq)
+        self._attach(table, message.seat, 0, reply)
+
+    def _resume(self, message: Resume, table: Table) -> None:
+        seat = table.seat_for_token(message.token)
+        if seat is None:
+            raise ProtocolError("unauthorized", "that token holds no seat at this table")
+        after = min(message.after_seq, table.last_seq)
+        reply = Resumed(id=message.id, table_id=table.table_id, seat=seat, after_seq=after,
+                        last_seq=table.last_seq)
+        self._attach(table, seat, after, reply)
+
+    def _watch(self, message: Watch, table: Table) -> None:
+        after = min(message.after_seq, table.last_seq)
+        reply = Watching(id=message.id, table_id=table.table_id, after_seq=after,
+                         last_seq=table.last_seq)
+        self._attach(table, "spectator", after, reply)
+
+    async def _move(self, message: Play | Pass, table: Table) -> None:
+        attachment = self.attachments.get(table.table_id)
+        if attachment is None or attachment.audience == "spectator":
+            raise ProtocolError("unauthorized", "join or resume a seat at this table first")
+        seat: Seat = attachment.audience  # type: ignore[assignment]
+        if isinstance(message, Play):
+            try:
+                tile = parse_tile(message.tile)
+            except TileError as error:
+                raise ProtocolError("bad_request", str(error)) from None
+            command: PlayTile | PassTurn = PlayTile(seat, tile, message.end)
+        else:
+            command = PassTurn(seat)
+        seq = await table.move(seat, command, message.id)
+        self.send(Ack(id=message.id, seq=seq).model_dump_json())

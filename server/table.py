@@ -1,0 +1,465 @@
+"""A table is an actor: one asyncio task serialises every change to its match.
+
+Each change runs decide -> store.append (durable) -> evolve -> fan-out, in that order, one at
+a time, so an ack or an event is only ever sent for something already on disk, and the
+in-memory log, the bus and the store never disagree. Reads that change nothing (watch,
+resume, list) run outside the actor: they are synchronous, so they see a consistent log.
+
+Streams: the match itself is stream `<table_id>` (the match id is the table id);
+`seats:<table_id>` holds the table's configuration and seat claims (sha256 of each token);
+`commands:<table_id>` holds a side record per applied client command id, committed in the
+same transaction as the events it caused, so a retried id is answered, never re-applied,
+even across a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, TypeVar
+
+from domino.commands import Command, DealHand, StartMatch
+from domino.errors import RuleViolation, WrongPhase
+from domino.events import Event, event_to_dict
+from domino.rules import decide, evolve
+from domino.state import MatchState
+from domino.tiles import SEATS, Seat
+from domino.variants import Scoring
+from server.bots import STAND_IN, SeatBot, get_policy
+from server.bus import Bus, Handler, Unsubscribe
+from server.fanout import AUDIENCES, backlog, publish_events
+from server.inference_worker import BeliefWorker, InferencePool
+from server.logs import log
+from server.metrics import Metrics
+from server.protocol import ProtocolError
+from server.seats import new_token, token_digest, token_matches
+from storage import AsyncEventStore, ConcurrencyConflict
+
+T = TypeVar("T")
+
+
+def seats_stream(table_id: str) -> str:
+    return f"seats:{table_id}"
+
+
+def commands_stream(table_id: str) -> str:
+    return f"commands:{table_id}"
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """What create_table fixed; the first record of `seats:<table_id>`."""
+
+    table_id: str
+    variant: str
+    target: int = 100
+    scoring: Scoring = "losers"
+    bots: dict[Seat, str] = field(default_factory=dict)
+    advice: bool = False
+
+    def record(self) -> dict[str, Any]:
+        return {"type": "table_created", **asdict(self)}
+
+    @classmethod
+    def from_record(cls, data: dict[str, Any]) -> TableConfig:
+        fields = {k: v for k, v in data.items() if k not in ("type", "seq")}
+        return cls(**fields)
+
+
+@dataclass
+class SeatRecord:
+    name: str
+    bot: str | None = None
+    token_sha256: str | None = None
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """Server-wide timings and limits every table follows."""
+
+    grace: float = 30.0
+    """Seconds a disconnected person may hold up their turn before a stand-in bot plays."""
+    bot_delay: float = 0.0
+    """Seconds a bot waits before moving (so people can follow)."""
+    hand_pause: float = 0.0
+    """Seconds between a hand's end and the next deal (so people can see the result)."""
+    recent_commands: int = 256
+    """Command ids remembered per seat for retries."""
+    retire_after: float = 60.0
+    """Seconds a finished table stays listed and watchable."""
+
+
+@dataclass
+class _Job:
+    run: Callable[[], Awaitable[Any]]
+    future: asyncio.Future[Any]
+
+
+class Table:
+    """The actor for one table: owns its referee state, seats, bots and belief workers."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        *,
+        store: AsyncEventStore,
+        bus: Bus,
+        pool: InferencePool,
+        metrics: Metrics,
+        options: TableOptions,
+        on_retire: Callable[[Table], None] | None = None,
+    ) -> None:
+        self.config = config
+        self.table_id = config.table_id
+        self.store = store
+        self.bus = bus
+        self.pool = pool
+        self.metrics = metrics
+        self.options = options
+        self.on_retire = on_retire
+        self.seats: dict[Seat, SeatRecord] = {
+            seat: SeatRecord(name=f"bot:{bot}", bot=bot) for seat, bot in config.bots.items()
+        }
+        self.state: MatchState | None = None
+        self.log: list[Event] = []
+        self.side_seq = 0
+        self.cmd_seq = 0
+        self.recent: dict[Seat, OrderedDict[str, int]] = {s: OrderedDict() for s in SEATS}
+        self.connected: Counter[Seat] = Counter()
+        self.spectators = 0
+        self.autopilot: set[Seat] = set()
+        self.bots: dict[Seat, SeatBot] = {}
+        self.workers: dict[str, BeliefWorker] = {}
+        self._timers: dict[Seat, asyncio.TimerHandle] = {}
+        self._deal_pending = False
+        self._queue: asyncio.Queue[_Job | None] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+        self._retire_handle: asyncio.TimerHandle | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    @property
+    def last_seq(self) -> int:
+        return len(self.log)
+
+    @property
+    def status(self) -> str:
+        if self.state is None:
+            return "waiting"
+        return "finished" if self.state.phase == "finished" else "playing"
+
+    def restore(
+        self, side: list[dict[str, Any]], events: list[Event], commands: list[dict[str, Any]]
+    ) -> None:
+        """Rebuild from the stored streams (recovery): fold the match, reload seats and ids."""
+        self.side_seq = len(side)
+        for record in side:
+            if record.get("type") == "seat_claimed":
+                claim = SeatRecord(record["name"], None, record["token_sha256"])
+                self.seats[record["seat"]] = claim
+        for event in events:
+            self.state = evolve(self.state, event)
+            self.log.append(event)
+        for record in commands:
+            self.cmd_seq = max(self.cmd_seq, int(record["seq"]))
+            self._remember(record["seat"], record["id"], int(record["event_seq"]))
+
+    async def start(self) -> None:
+        """Start the actor, the belief workers and the bots; deal or start if due."""
+        self._task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
+        if self.status == "finished":
+            self._schedule_retire()
+            return
+        for audience in AUDIENCES:
+            worker = BeliefWorker(self.pool, self.table_id, audience)
+            worker.unsubscribe = self.attach(audience, worker.on_event)[1]
+            self.workers[audience] = worker
+        for seat, bot_name in self.config.bots.items():
+            policy = get_policy(bot_name)
+            assert policy is not None
+            self._add_bot(seat, policy, active=True)
+        if self.state is None and len(self.seats) == 4:
+            self._enqueue(self._start_match)
+        self._after_change()
+
+    async def close(self) -> None:
+        """Finish the jobs already queued (their commits and acks), then stop."""
+        self._closing = True
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        if self._retire_handle is not None:
+            self._retire_handle.cancel()
+        for bot in self.bots.values():
+            bot.stop()
+        for worker in self.workers.values():
+            worker.stop()
+        if self._task is not None:
+            self._queue.put_nowait(None)
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    # -- the actor -----------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        while True:
+            job = await self._queue.get()
+            if job is None:
+                break
+            try:
+                result = await job.run()
+            except BaseException as error:  # handed to the caller
+                if not job.future.done():
+                    job.future.set_exception(error)
+                if isinstance(error, asyncio.CancelledError):
+                    raise
+            else:
+                if not job.future.done():
+                    job.future.set_result(result)
+
+    def _enqueue(self, run: Callable[[], Awaitable[T]]) -> asyncio.Future[T]:
+        if self._closing:
+            raise ProtocolError("shutting_down", "the server is shutting down")
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Job(run, future))
+        return future
+
+    async def call(self, run: Callable[[], Awaitable[T]]) -> T:
+        """Run `run` inside the actor, after every job queued before it."""
+        return await self._enqueue(run)
+
+    # -- commands (run inside the actor) -------------------------------------------------
+
+    async def join(self, seat: Seat, name: str) -> str:
+        """Claim an empty seat; returns the new token (only its sha256 is stored)."""
+
+        async def run() -> str:
+            if seat in self.seats:
+                holder = self.seats[seat]
+                raise ProtocolError("seat_taken", f"seat {seat} is taken by {holder.name!r}")
+            token = new_token()
+            record = {
+                "type": "seat_claimed",
+                "seat": seat,
+                "name": name or seat,
+                "token_sha256": token_digest(token),
+            }
+            await self.store.append(seats_stream(self.table_id), self.side_seq, [record])
+            self.side_seq += 1
+            self.seats[seat] = SeatRecord(record["name"], None, record["token_sha256"])
+            log("seat_claimed", table=self.table_id, seat=seat, name=record["name"])
+            if self.state is None and len(self.seats) == 4:
+                await self._start_match()
+            return token
+
+        return await self.call(run)
+
+    async def move(self, seat: Seat, command: Command, command_id: str | int | None) -> int:
+        """Apply a seat's play or pass; returns the seq of the event recording it."""
+
+        async def run() -> int:
+            key = None if command_id is None else json.dumps(command_id)
+            if key is not None and key in self.recent[seat]:
+                return self.recent[seat][key]  # a retry: the original answer, applied once
+            if self.state is None:
+                raise WrongPhase("the match has not started: seats are still empty")
+            events = decide(self.state, command)
+            side = []
+            if key is not None:
+                record = {"type": "command_applied", "seat": seat, "id": command_id,
+                          "event_seq": self.last_seq + 1}
+                side.append((commands_stream(self.table_id), self.cmd_seq, [record]))
+            stamped = await self._commit(events, side)
+            if key is not None:
+                self.cmd_seq += 1
+                self._remember(seat, command_id, stamped[0].seq)
+            self.metrics.moves += 1
+            return stamped[0].seq
+
+        return await self.call(run)
+
+    async def _start_match(self) -> None:
+        if self.state is not None:
+            return
+        players = {seat: self.seats[seat].name for seat in SEATS}
+        command = StartMatch(
+            self.table_id, players, self.config.variant, self.config.target, self.config.scoring
+        )
+        await self._commit(decide(None, command))
+        log("match_started", table=self.table_id, variant=self.config.variant)
+
+    async def _deal(self) -> None:
+        self._deal_pending = False
+        if self.state is None or self.state.phase != "between_hands":
+            return
+        await self._commit(decide(self.state, DealHand(secrets.token_hex(32))))
+
+    async def _commit(
+        self, events: list[Event], side: list[tuple[str, int, list[dict[str, Any]]]] | None = None
+    ) -> list[Event]:
+        """Durable first: append (with side records, one transaction), then evolve, publish."""
+        first = self.last_seq + 1
+        stamped = [e.model_copy(update={"seq": first + i}) for i, e in enumerate(events)]
+        appends = [(self.table_id, self.last_seq, [event_to_dict(e) for e in stamped])]
+        appends += side or []
+        started = time.monotonic()
+        results = await self.store.append_batch(appends)
+        self.metrics.commit_latency.add((time.monotonic() - started) * 1000.0)
+        for result in results:
+            if isinstance(result, ConcurrencyConflict):
+                log("append_conflict", table=self.table_id, error=result)
+                raise ProtocolError("internal", "the table's stream moved under it")
+        state = self.state
+        for event in stamped:
+            state = evolve(state, event)
+        self.state = state
+        self.log.extend(stamped)
+        self.metrics.events += len(stamped)
+        publish_events(self.bus, self.table_id, stamped)
+        self._after_change()
+        return stamped
+
+    def _remember(self, seat: Seat, command_id: str | int, seq: int) -> None:
+        recent = self.recent[seat]
+        recent[json.dumps(command_id)] = seq
+        while len(recent) > self.options.recent_commands:
+            recent.popitem(last=False)
+
+    # -- what follows a change -----------------------------------------------------------
+
+    def _after_change(self) -> None:
+        state = self.state
+        if state is None or self._closing:
+            return
+        if state.phase == "between_hands" and not self._deal_pending:
+            self._deal_pending = True
+            if self.options.hand_pause > 0 and state.hands_played > 0:
+                asyncio.get_running_loop().call_later(
+                    self.options.hand_pause, self._enqueue_quietly, self._deal
+                )
+            else:
+                self._enqueue_quietly(self._deal)
+        elif state.phase == "finished":
+            self._finish()
+        self._review_absence()
+
+    def _enqueue_quietly(self, run: Callable[[], Awaitable[Any]]) -> None:
+        if not self._closing:
+            future = self._enqueue(run)
+            future.add_done_callback(self._log_failure)
+
+    def _log_failure(self, future: asyncio.Future[Any]) -> None:
+        if not future.cancelled() and future.exception() is not None:
+            log("table_job_failed", table=self.table_id, error=future.exception())
+
+    def _finish(self) -> None:
+        if self._retire_handle is None:
+            log("match_ended", table=self.table_id, seq=self.last_seq)
+            for bot in self.bots.values():
+                bot.stop()
+            for handle in self._timers.values():
+                handle.cancel()
+            self._timers.clear()
+            self._schedule_retire()
+
+    def _schedule_retire(self) -> None:
+        if self.on_retire is not None and self._retire_handle is None:
+            self._retire_handle = asyncio.get_running_loop().call_later(
+                self.options.retire_after, self.on_retire, self
+            )
+
+    # -- bots and absent people ----------------------------------------------------------
+
+    def _add_bot(self, seat: Seat, policy: Any, *, active: bool) -> SeatBot:
+        bot = SeatBot(seat, policy, self._bot_act, delay=self.options.bot_delay, active=active)
+        bot.unsubscribe = self.attach(seat, bot.on_event)[1]
+        self.bots[seat] = bot
+        return bot
+
+    async def _bot_act(self, seat: Seat, command: Command) -> None:
+        with contextlib.suppress(RuleViolation, ProtocolError):
+            await self.move(seat, command, None)
+
+    def is_person(self, seat: Seat) -> bool:
+        record = self.seats.get(seat)
+        return record is not None and record.bot is None
+
+    def presence(self, seat: Seat, delta: int) -> None:
+        """A connection of `seat` attached (+1) or went away (-1)."""
+        self.connected[seat] += delta
+        self._review_absence()
+
+    def _review_absence(self) -> None:
+        """Start the grace clock for an absent person on turn; hand back to a returning one."""
+        for seat in list(self.autopilot):
+            if self.connected[seat] > 0:
+                self.autopilot.discard(seat)
+                self.bots[seat].deactivate()
+                log("stand_in_off", table=self.table_id, seat=seat)
+        for seat in list(self._timers):
+            if self.connected[seat] > 0:
+                self._timers.pop(seat).cancel()
+        state = self.state
+        if state is None or state.phase != "playing" or state.hand is None or self._closing:
+            return
+        turn = state.hand.turn
+        if (
+            self.is_person(turn)
+            and self.connected[turn] <= 0
+            and turn not in self.autopilot
+            and turn not in self._timers
+        ):
+            self._timers[turn] = asyncio.get_running_loop().call_later(
+                self.options.grace, self._grace_over, turn
+            )
+
+    def _grace_over(self, seat: Seat) -> None:
+        self._timers.pop(seat, None)
+        if self.connected[seat] > 0 or self._closing or self.status != "playing":
+            return
+        self.autopilot.add(seat)
+        log("stand_in_on", table=self.table_id, seat=seat, grace=self.options.grace)
+        bot = self.bots.get(seat)
+        if bot is None:
+            policy = get_policy(STAND_IN)
+            assert policy is not None
+            bot = self._add_bot(seat, policy, active=False)
+        bot.activate()
+
+    # -- audiences -----------------------------------------------------------------------
+
+    def attach(
+        self,
+        audience: str,
+        on_event: Handler,
+        on_belief: Handler | None = None,
+        after_seq: int = 0,
+    ) -> tuple[int, Unsubscribe]:
+        """Deliver what `audience` missed after `after_seq`, then every new event (and belief).
+
+        Synchronous, so nothing can be published between the backlog and the subscription:
+        the audience sees every seq exactly once, in order.
+        """
+        for envelope in backlog(self.table_id, self.log, audience, after_seq):
+            on_event(envelope)
+        unsubscribers = [self.bus.subscribe(self.table_id, audience, "event", on_event)]
+        if on_belief is not None:
+            unsubscribers.append(self.bus.subscribe(self.table_id, audience, "belief", on_belief))
+
+        def detach() -> None:
+            for unsubscribe in unsubscribers:
+                unsubscribe()
+
+        return self.last_seq, detach
+
+    def seat_for_token(self, token: str) -> Seat | None:
+        for seat, record in self.seats.items():
+            if token_matches(token, record.token_sha256):
+                return seat
+        return None

@@ -1,0 +1,35 @@
+"""Fixtures: a real server in-process on a free port, with its SQLite file in tmp_path."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from server.app import DominoServer, ServerConfig
+from server.table import TableOptions
+
+
+def make_config(tmp_path: Path, **overrides: object) -> ServerConfig:
+    tables = overrides.pop("tables", TableOptions(grace=30.0, bot_delay=0.0, hand_pause=0.0))
+    config = ServerConfig(host="127.0.0.1", port=0, db=tmp_path / "server.sqlite3",
+                          tables=tables, web_root=tmp_path / "web")  # type: ignore[arg-type]
+    for key, value in overrides.items():
+        setattr(config, key, value)
+    return config
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[DominoServer]:
+    instance = DominoServer(make_config(tmp_path))
+    await instance.start()
+    try:
+        yield instance
+    finally:
+        await instance.stop()
+
+
+@pytest.fixture
+def url(server: DominoServer) -> str:
+    return f"ws://127.0.0.1:{server.port}/ws"
