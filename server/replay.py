@@ -1,0 +1,297 @@
+"""Replays for the browser: a stored (or uploaded) match as one audience saw it, with beliefs.
+
+A replay is {match_id, perspective, finished, events, beliefs}: the events redacted for the
+perspective (`domino.audience.view`) and the perspective's exact belief after every event
+(`inference.Belief`, the same fold the live workers run). Perspective "all" is the referee's
+log with every hand open, so it carries no beliefs, and like any seat's perspective it is
+only given for a finished match: while a match is in play, only the public (spectator)
+replay is served, since a seat's would show its hand.
+
+`handle_replay_http` answers the JSON routes; `wrap_process_request` puts them in front of
+the server's websockets `process_request` hook (one line in server/app.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.parse
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domino.audience import view
+from domino.events import Event, event_to_dict, parse_event
+from domino.jsonl import LogFormatError, parse_lines
+from domino.validate import LogProblem, check_log
+from inference import Belief, InconsistentLog, ObserverError
+from storage import AsyncEventStore, EventStore
+
+PERSPECTIVES: tuple[str, ...] = ("S", "W", "N", "E", "spectator", "all")
+MAX_UPLOAD = 2 * 1024 * 1024
+"""Largest accepted JSONL upload (bytes)."""
+MAX_MATCH_ID = 64
+JS_SAFE = 2**53
+LIST_LIMIT = 200
+CACHE_SIZE = 32
+
+Json = dict[str, Any]
+Reply = tuple[int, dict[str, str], bytes]
+
+
+@dataclass(frozen=True)
+class ReplayError(Exception):
+    """A request we refuse, with its HTTP status and where in a log the problem is."""
+
+    status: int
+    message: str
+    line: int | None = None
+    seq: int | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+    def to_json(self) -> Json:
+        data: Json = {"error": self.message}
+        if self.line is not None:
+            data["line"] = self.line
+        if self.seq is not None:
+            data["seq"] = self.seq
+        return data
+
+
+# -- building a replay ------------------------------------------------------------------------
+
+
+def check_perspective(perspective: str) -> str:
+    if perspective not in PERSPECTIVES:
+        raise ReplayError(400, f"unknown perspective {perspective!r} "
+                               f"(one of {', '.join(PERSPECTIVES)})")
+    return perspective
+
+
+def belief_json(snapshot: Json) -> Json:
+    """A belief snapshot in the shape of the live `belief` message (without type/table_id)."""
+    deals = snapshot.get("consistent_deals")
+    if isinstance(deals, int) and deals > JS_SAFE:
+        deals = str(deals)  # exact, and safe for JavaScript
+    return {
+        "seq": snapshot["seq"],
+        "observer": snapshot["observer"],
+        "hand": snapshot.get("hand"),
+        "status": snapshot.get("status"),
+        "consistent_deals": deals,
+        "entropy_bits": snapshot.get("entropy_bits"),
+        "marginals": snapshot.get("marginals", {}),
+        "facts": snapshot.get("facts", []),
+        "remaining": snapshot.get("remaining", {}),
+        "tile_entropy_bits": snapshot.get("tile_entropy_bits", {}),
+    }
+
+
+def belief_series(events: Sequence[Event], observer: str) -> list[Json]:
+    """The observer's belief after each event of its (already redacted) view."""
+    belief = Belief(observer)
+    out = []
+    for event in events:
+        try:
+            belief.apply(event)
+        except (InconsistentLog, ObserverError) as error:
+            raise ReplayError(422, f"no belief after seq {event.seq}: {error}",
+                              seq=event.seq) from error
+        out.append(belief_json(belief.snapshot().to_json_dict()))
+    return out
+
+
+def is_finished(events: Sequence[Event]) -> bool:
+    return bool(events) and events[-1].type == "match_ended"
+
+
+def build_replay(events: Sequence[Event], perspective: str) -> Json:
+    """The replay of a referee's log for `perspective` (see the module docstring)."""
+    check_perspective(perspective)
+    if not events or events[0].type != "match_started":
+        raise ReplayError(422, "a match log starts with match_started", seq=1)
+    finished = is_finished(events)
+    if not finished and perspective != "spectator":
+        raise ReplayError(403, "this match is still in play: only the spectator perspective "
+                               "is available until it ends")
+    audience = "referee" if perspective == "all" else perspective
+    seen = [view(e, audience) for e in events]  # type: ignore[arg-type]
+    return {
+        "match_id": events[0].match_id,  # type: ignore[union-attr]
+        "perspective": perspective,
+        "finished": finished,
+        "events": [event_to_dict(e) for e in seen],
+        "beliefs": [] if perspective == "all" else belief_series(seen, perspective),
+    }
+
+
+def parse_upload(body: bytes) -> list[Event]:
+    """A referee's JSONL log from an upload, proven legal; errors name the line or the seq."""
+    if len(body) > MAX_UPLOAD:
+        raise ReplayError(413, f"the log is larger than {MAX_UPLOAD // (1024 * 1024)} MiB")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ReplayError(400, f"the log is not UTF-8 text (byte {error.start})") from error
+    try:
+        events = parse_lines(text.splitlines())
+    except LogFormatError as error:
+        raise ReplayError(400, f"line {error.line}: {error.reason}", line=error.line) from error
+    if not events:
+        raise ReplayError(400, "the log holds no events")
+    try:
+        check_log(events)
+    except LogProblem as error:
+        raise ReplayError(400, str(error), seq=error.seq) from error
+    return events
+
+
+# -- the store --------------------------------------------------------------------------------
+
+StoreLike = AsyncEventStore | EventStore
+
+
+def _sync(store: StoreLike) -> EventStore:
+    return store.store if isinstance(store, AsyncEventStore) else store
+
+
+def check_match_id(match_id: str) -> str:
+    if not 0 < len(match_id) <= MAX_MATCH_ID or ":" in match_id or not match_id.isprintable():
+        raise ReplayError(400, "not a match id")
+    return match_id
+
+
+def load_events(store: EventStore, match_id: str) -> list[Event]:
+    stored = store.read(check_match_id(match_id))
+    if not stored or stored[0].type != "match_started":
+        raise ReplayError(404, f"no match {match_id!r} here")
+    try:
+        return [parse_event(e.payload) for e in stored]
+    except ValueError as error:
+        raise ReplayError(500, f"match {match_id!r} holds an unreadable event") from error
+
+
+def list_matches(store: EventStore, limit: int = LIST_LIMIT) -> list[Json]:
+    """Matches in the store, most recently changed first: id, variant, status, scores."""
+    infos = [s for s in store.streams() if ":" not in s.stream]
+    infos.sort(key=lambda s: s.updated_at, reverse=True)
+    out = []
+    for info in infos[:limit]:
+        first = store.read(info.stream, limit=1)
+        if not first or first[0].type != "match_started":
+            continue
+        last = store.read(info.stream, after_seq=info.last_seq - 1)[0]
+        finished = last.type == "match_ended"
+        scores = last.payload.get("scores") if last.type in ("hand_ended", "match_ended") \
+            else None
+        out.append({
+            "match_id": info.stream,
+            "variant": first[0].payload.get("variant"),
+            "players": first[0].payload.get("players"),
+            "finished": finished,
+            "winner": last.payload.get("winner") if finished else None,
+            "scores": scores,
+            "events": info.last_seq,
+            "updated_at": info.updated_at.isoformat(),
+        })
+    return out
+
+
+_cache: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+
+
+def stored_replay(store: EventStore, match_id: str, perspective: str) -> bytes:
+    """The JSON of a stored match's replay; finished matches are cached (they never change)."""
+    check_perspective(perspective)
+    key = (f"{id(store)}:{match_id}", perspective)
+    cached = _cache.get(key)
+    if cached is not None:
+        _cache.move_to_end(key)
+        return cached
+    events = load_events(store, match_id)
+    body = json.dumps(build_replay(events, perspective), separators=(",", ":")).encode()
+    if is_finished(events):
+        _cache[key] = body
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return body
+
+
+def uploaded_replay(body: bytes, perspective: str) -> bytes:
+    check_perspective(perspective)
+    replay = build_replay(parse_upload(body), perspective)
+    return json.dumps(replay, separators=(",", ":")).encode()
+
+
+# -- HTTP -------------------------------------------------------------------------------------
+
+_JSON = {"Content-Type": "application/json", "Cache-Control": "no-cache"}
+
+
+def _reply(status: int, body: bytes) -> Reply:
+    return status, dict(_JSON), body
+
+
+def _error(error: ReplayError) -> Reply:
+    return _reply(error.status, json.dumps(error.to_json()).encode())
+
+
+async def handle_replay_http(
+    method: str, path: str, query: dict[str, str], body: bytes, store: StoreLike
+) -> Reply | None:
+    """Answer `GET /api/matches`, `GET /api/matches/{id}/replay?perspective=P` and
+    `POST /api/replay?perspective=P` (body: a referee's JSONL log); None for other paths."""
+    if not path.startswith("/api/"):
+        return None
+    sync = _sync(store)
+    perspective = query.get("perspective", "spectator")
+    parts = [urllib.parse.unquote(p) for p in path.split("/")[2:]]
+    try:
+        if parts == ["matches"]:
+            if method != "GET":
+                raise ReplayError(405, "use GET")
+            data = await asyncio.to_thread(list_matches, sync)
+            return _reply(200, json.dumps({"matches": data}).encode())
+        if len(parts) == 3 and parts[0] == "matches" and parts[2] == "replay":
+            if method != "GET":
+                raise ReplayError(405, "use GET")
+            return _reply(200, await asyncio.to_thread(stored_replay, sync, parts[1],
+                                                       perspective))
+        if parts == ["replay"]:
+            if method != "POST":
+                raise ReplayError(405, "use POST with the JSONL log as the body")
+            return _reply(200, await asyncio.to_thread(uploaded_replay, body, perspective))
+        raise ReplayError(404, f"no route {path}")
+    except ReplayError as error:
+        return _error(error)
+
+
+def wrap_process_request(
+    inner: Callable[[Any, Any], Any], get_store: Callable[[], StoreLike | None]
+) -> Callable[[Any, Any], Awaitable[Any]]:
+    """A websockets `process_request` that answers /api/ itself and hands the rest to `inner`.
+
+    websockets reads no request bodies (its handshake parser refuses a Content-Length), so
+    through it only the GET routes work; POST /api/replay needs an HTTP front that reads
+    bodies (see docs/web.md).
+    """
+    from server.http import response
+
+    async def process_request(connection: Any, request: Any) -> Any:
+        path, _, raw_query = request.path.partition("?")
+        store = get_store()
+        if path.startswith("/api/") and store is not None:
+            query = dict(urllib.parse.parse_qsl(raw_query))
+            reply = await handle_replay_http("GET", path, query, b"", store)
+            if reply is not None:
+                status, headers, body = reply
+                return response(status, body, headers["Content-Type"])
+        result = inner(connection, request)
+        if asyncio.iscoroutine(result):
+            result = await result
+        return result
+
+    return process_request
