@@ -44,7 +44,7 @@ _REPLY_TYPES = frozenset(
 
 
 class ServerError(Exception):
-    """The server answered a request with `error`."""
+    """The server answered a request with `error`. (A dead connection: ConnectionError.)"""
 
     def __init__(self, message: ErrorMessage) -> None:
         super().__init__(f"{message.code}: {message.message}")
@@ -110,7 +110,10 @@ class DominoClient:
             self._pending.clear()
 
     async def send_raw(self, text: str | bytes) -> None:
-        await self.ws.send(text)
+        try:
+            await self.ws.send(text)
+        except ConnectionClosed as error:
+            raise ConnectionError(f"connection closed: {error}") from error
 
     async def request(self, message: ClientMessage, timeout: float | None = 30) -> ServerMessage:
         """Send a command (an id is added if it has none) and wait for its reply."""
@@ -118,7 +121,11 @@ class DominoClient:
             message = message.model_copy(update={"id": self.new_id()})
         future: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
         self._pending[message.id] = future
-        await self.ws.send(message.model_dump_json(exclude_none=True))
+        try:
+            await self.ws.send(message.model_dump_json(exclude_none=True))
+        except ConnectionClosed as error:
+            self._pending.pop(message.id, None)
+            raise ConnectionError(f"connection closed: {error}") from error
         reply = await asyncio.wait_for(future, timeout)
         if isinstance(reply, ErrorMessage):
             raise ServerError(reply)
