@@ -113,29 +113,63 @@ def _order(classes: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int],
     return tuple(ordered), False
 
 
-def _pair(
-    q: tuple[int, ...], a_mask: int, n_a: int, n_f: int
-) -> tuple[int, list[int], list[int]]:
-    """Deals of classes A ⊆ F filling exactly q: (count, numerators of A, of F).
+def _tail(
+    states: dict[int, int], order: tuple[tuple[int, int], ...], r: tuple[int, ...], pair: bool
+) -> tuple[dict[int, int], list[tuple[int, ...]]]:
+    """B(g) of the closed-form tail for every state g, and the tail classes' numerators.
 
-    Σ_a Π_h C(q_h, a_h) over splits a of A is C(Q_A, n_A) (Vandermonde), so
-    count = n_A!·n_F!·C(Q_A, n_A) / Π q_h!, and Σ a_h·(...) = q_h·C(Q_A - 1, n_A - 1)·(...).
+    With q = r - g, 1/Π q_h! = P(q)/D where D = Π r_h! and P(q) = Π r_h!/q_h! (an int), so
+    the sums are accumulated over one common denominator and divided once at the end.
     """
-    m = len(q)
-    q_a = sum(q[h] for h in range(m) if a_mask >> h & 1)
-    if q_a < n_a:
-        return 0, [0] * m, [0] * m
-    denom = 1
-    for v in q:
-        denom *= FACT[v]
-    base = FACT[n_a] * FACT[n_f]
-    count = base * math.comb(q_a, n_a) // denom
-    if n_a == 0:
-        return count, [0] * m, [count * v for v in q]
-    each = base * math.comb(q_a - 1, n_a - 1)
-    num_a = [each * q[h] // denom if a_mask >> h & 1 else 0 for h in range(m)]
-    num_f = [count * q[h] - num_a[h] for h in range(m)]
-    return count, num_a, num_f
+    m = len(r)
+    last_mask, last_n = order[-1]
+    R = encode(r)
+    outside = encode([0 if last_mask >> h & 1 else FIELD for h in range(m)])
+    shifts = [BITS * h for h in range(m)]
+    fall = [[FACT[r[h]] // FACT[v] for v in range(r[h] + 1)] for h in range(m)]
+    D = 1
+    for v in r:
+        D *= FACT[v]
+    if pair:
+        a_mask, n_a = order[-2]
+        a_idx = [h for h in range(m) if a_mask >> h & 1]
+        base = FACT[n_a] * FACT[last_n]
+        top = sum(r) + 1
+        comb_a = [math.comb(x, n_a) for x in range(top)]
+        comb_a1 = [math.comb(x - 1, n_a - 1) if x and n_a else 0 for x in range(top)]
+    else:
+        a_idx, base, comb_a, comb_a1 = [], FACT[last_n], [1] * (sum(r) + 1), []
+    b_tail: dict[int, int] = {}
+    s_a = [0] * m
+    s_f = [0] * m
+    for g, f in states.items():
+        need = R - g
+        if need & outside:
+            continue
+        q = [(need >> sh) & FIELD for sh in shifts]
+        q_a = 0
+        for h in a_idx:
+            q_a += q[h]
+        c = comb_a[q_a]
+        if not c:
+            continue
+        p = 1
+        for h in range(m):
+            p *= fall[h][q[h]]
+        b_tail[g] = base * c * p // D
+        fp = f * p
+        fpc = fp * c
+        for h in range(m):
+            if q[h]:
+                s_f[h] += fpc * q[h]
+        if pair and n_a:
+            fpc1 = fp * comb_a1[q_a]
+            for h in a_idx:
+                if q[h]:
+                    s_a[h] += fpc1 * q[h]
+    num_a = [base * v // D for v in s_a]
+    num_f = [base * s_f[h] // D - num_a[h] for h in range(m)]
+    return b_tail, ([tuple(num_f), tuple(num_a)] if pair else [tuple(num_f)])
 
 
 @lru_cache(maxsize=16384)
@@ -183,33 +217,9 @@ def solve_key(key: ClassKey) -> Solution:
         cur = nxt
 
     # the tail: the last class (or the last two) in closed form from what is left
-    last_mask, last_n = order[-1]
-    outside = encode([0 if last_mask >> h & 1 else FIELD for h in range(m)])
-    b_tail: dict[int, int] = {}
-    tail_nums = [[0] * m for _ in range(K - E)]
-    for g, f in cur.items():
-        need = R - g
-        if need & outside:
-            continue
-        q = decode(need, m)
-        if pair:
-            count, num_a, num_f = _pair(q, order[-2][0], order[-2][1], last_n)
-            if not count:
-                continue
-            for h in range(m):
-                tail_nums[0][h] += f * num_a[h]
-                tail_nums[1][h] += f * num_f[h]
-        else:
-            count = FACT[last_n]
-            for v in q:
-                count //= FACT[v]
-            fw = f * count
-            for h in range(m):
-                if q[h]:
-                    tail_nums[0][h] += fw * q[h]
-        b_tail[g] = count
+    b_tail, tail_nums = _tail(cur, order, r, pair)
     backward: list[dict[int, int]] = [b_tail]
-    numerators: list[tuple[int, ...]] = [tuple(v) for v in reversed(tail_nums)]
+    numerators: list[tuple[int, ...]] = list(tail_nums)  # last class first, like backward
     nxt_b = b_tail
     for k in range(E - 1, -1, -1):
         bk: dict[int, int] = {}

@@ -1,0 +1,163 @@
+"""Exact inference per update vs the seed's references (rejection, enumeration, constrained).
+
+Every position of --matches random matches (domino.selfplay), for each seat and for the
+spectator, in both variants: the time of one update of the exact engine (apply the event,
+then a full snapshot: propagation, counting with the shared cache, marginals, facts).
+On a random subsample of live positions per group (--ref-positions) the same position is
+also solved by the exact DP without its cache, by the seed's rejection sampler (§7.1, 10,000
+samples), by enumeration (§8, within a node budget) and by the constrained sampler (§7.2):
+their time ratio against the uncached DP and their max |error| against the exact marginals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+
+from domino.audience import view
+from domino.selfplay import random_match_events
+from domino.tiles import SEATS
+from inference.belief import Belief
+from inference.classes import Position
+from inference.counting import marginals, solve_key
+from inference.references import (
+    BudgetExceeded,
+    SamplerGaveUp,
+    constrained,
+    enumerate_deals,
+    rejection,
+)
+
+VARIANTS = ("partnership-6", "partnership-9")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--matches", type=int, default=1000, help="random matches per variant")
+    parser.add_argument("--seed", type=int, default=1, help="random seed")
+    parser.add_argument("--target", type=int, default=100, help="points to win a match")
+    parser.add_argument("--samples", type=int, default=10_000, help="rejection/constrained")
+    parser.add_argument("--ref-positions", type=int, default=100,
+                        help="positions per group solved by the references (random subsample)")
+    parser.add_argument("--enum-budget", type=int, default=200_000,
+                        help="enumeration gives up after this many nodes")
+    parser.add_argument("--variant", choices=VARIANTS, action="append",
+                        help="only this variant (repeatable; default both)")
+
+
+@dataclass
+class Group:
+    """Timings of one (variant, seat|spectator) group and its reservoir of positions."""
+
+    updates: list[float] = field(default_factory=list)
+    live: int = 0
+    reservoir: list[Position] = field(default_factory=list)
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def _max_error(exact: dict, estimate: dict) -> float:
+    return max((abs(estimate[h][t] - p) for h, col in exact.items() for t, p in col.items()),
+               default=0.0)
+
+
+def _fold(groups: dict[tuple[str, str], Group], variant: str, events: list,
+          rng: random.Random, keep: int) -> None:
+    for observer in (*SEATS, "spectator"):
+        group = groups[(variant, "spectator" if observer == "spectator" else "seat")]
+        belief = Belief(observer)
+        clock = time.perf_counter
+        for event in events:
+            seen = view(event, observer)
+            start = clock()
+            belief.apply(seen)
+            belief.snapshot()
+            group.updates.append(clock() - start)
+            if belief.status == "live" and belief.position().allowed:
+                group.live += 1
+                if len(group.reservoir) < keep:
+                    group.reservoir.append(belief.position())
+                else:
+                    j = rng.randrange(group.live)
+                    if j < keep:
+                        group.reservoir[j] = belief.position()
+
+
+def _references(group: Group, args: argparse.Namespace, rng: random.Random) -> dict:
+    out: dict[str, list] = {k: [] for k in ("dp", "rej_t", "rej_e", "rej_fail", "enum_t",
+                                            "enum_e", "enum_fail", "con_e", "con_fail")}
+    clock = time.perf_counter
+    for position in group.reservoir:
+        key = position.key()
+        start = clock()
+        solve_key.__wrapped__(key)
+        out["dp"].append(clock() - start)
+        exact = marginals(position)
+        start = clock()
+        try:
+            estimate = rejection(position, rng, samples=args.samples, max_attempts=2_000_000)
+            out["rej_t"].append(clock() - start)
+            out["rej_e"].append(_max_error(exact, estimate.marginals))
+        except SamplerGaveUp:
+            out["rej_fail"].append(position)
+        start = clock()
+        try:
+            estimate = enumerate_deals(position, budget=args.enum_budget)
+            out["enum_t"].append(clock() - start)
+            out["enum_e"].append(_max_error(exact, estimate.marginals))
+        except BudgetExceeded:
+            out["enum_fail"].append(position)
+        try:
+            estimate = constrained(position, rng, samples=args.samples, max_attempts=2_000_000)
+            out["con_e"].append(_max_error(exact, estimate.marginals))
+        except SamplerGaveUp:
+            out["con_fail"].append(position)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    variants = args.variant or list(VARIANTS)
+    groups = {(v, o): Group() for v in variants for o in ("seat", "spectator")}
+    started = time.perf_counter()
+    for variant in variants:
+        for _ in range(args.matches):
+            events = random_match_events(rng, variant, target=args.target)
+            _fold(groups, variant, events, rng, args.ref_positions)
+    fold_seconds = time.perf_counter() - started
+    cache = solve_key.cache_info()
+    ms = 1e3
+    head = (f"{'variant':<14}{'view':<10}{'updates':>9}{'p50 ms':>8}{'p99 ms':>8}{'max ms':>8}"
+            f" | {'refs':>4}{'DP ms':>7} | {'rej ms':>8}{'x DP':>7}{'max err':>8}{'fail':>5}"
+            f" | {'enum':>7}{'x DP':>8}{'max err':>8} | {'constr err':>10}")
+    lines = [head, "-" * len(head)]
+    for (variant, kind), group in groups.items():
+        ref = _references(group, args, rng)
+        dp = statistics.median(ref["dp"]) if ref["dp"] else float("nan")
+        rej = statistics.median(ref["rej_t"]) if ref["rej_t"] else float("nan")
+        enum = statistics.median(ref["enum_t"]) if ref["enum_t"] else float("nan")
+        done = f"{len(ref['enum_t'])}/{len(group.reservoir)}"
+        lines.append(
+            f"{variant:<14}{kind:<10}{len(group.updates):>9}"
+            f"{_pct(group.updates, 0.5) * ms:>8.3f}{_pct(group.updates, 0.99) * ms:>8.3f}"
+            f"{max(group.updates) * ms:>8.2f}"
+            f" | {len(group.reservoir):>4}{dp * ms:>7.3f}"
+            f" | {rej * ms:>8.1f}{rej / dp:>7.0f}{max(ref['rej_e'], default=0):>8.4f}"
+            f"{len(ref['rej_fail']):>5}"
+            f" | {done:>7}{enum / dp:>8.0f}{max(ref['enum_e'], default=0):>8.1e}"
+            f" | {max(ref['con_e'], default=0):>10.4f}"
+        )
+    print(f"inference bench: {args.matches} matches per variant, seed {args.seed}, "
+          f"{args.samples} samples, enumeration budget {args.enum_budget} nodes; "
+          f"folding took {fold_seconds:.0f} s; DP cache hits {cache.hits}, misses "
+          f"{cache.misses}")
+    print("\n".join(lines))
+    print("updates: apply + snapshot (cached DP), all positions. refs: random live positions "
+          "per group; DP ms = uncached DP median there; x DP = median time / DP median; "
+          "fail = rejection gave up after 2,000,000 draws; enum = finished/tried.")
+    return 0
