@@ -1,0 +1,148 @@
+// The oracle overlay: per hidden holder, the domino triangle shaded by probability; the facts;
+// the uncertainty timeline. Rendering is timed into window.__metrics.overlay (ms per render).
+
+import { SEAT_NAMES } from "./game.js";
+
+const metrics = (window.__metrics = window.__metrics || { overlay: [] });
+
+export const HOLDER_NAMES = { ...SEAT_NAMES, pool: "Face-down pool" };
+
+export function pct(p) {
+  if (p === 0) return "0";
+  if (p === 1) return "100";
+  if (p < 0.005) return "<1";
+  if (p > 0.995) return ">99";
+  return String(Math.round(p * 100));
+}
+
+const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+
+function cell(tile, holder, ctx) {
+  const playedBy = ctx.played.get(tile);
+  if (ctx.mine.has(tile)) {
+    return `<div class="c known mine" data-tile="${tile}" data-holder="${holder}" data-known="mine">you</div>`;
+  }
+  if (playedBy) {
+    return `<div class="c known played" data-tile="${tile}" data-holder="${holder}" data-known="played">${playedBy}</div>`;
+  }
+  const column = ctx.marginals[holder];
+  const p = column ? column[tile] : undefined;
+  if (p === undefined) {
+    const revealed = ctx.revealed && ctx.revealed[holder] && ctx.revealed[holder].has(tile);
+    return `<div class="c none${revealed ? " revealed" : ""}" data-tile="${tile}" data-holder="${holder}">${revealed ? "●" : ""}</div>`;
+  }
+  const dark = p > 0.55;
+  const cls = p === 1 ? " certain" : p === 0 ? " zero" : "";
+  return `<div class="c${cls}${dark ? " dark" : ""}" data-tile="${tile}" data-holder="${holder}" ` +
+    `data-p="${p}" style="background:rgba(29,78,216,${p.toFixed(3)})">${pct(p)}</div>`;
+}
+
+function triangle(holder, ctx) {
+  const n = ctx.maxPip + 1;
+  let html = `<div class="tri" style="--n:${n + 1}"><div class="h corner">lo\\hi</div>`;
+  for (let c = 0; c < n; c++) html += `<div class="h">${c}</div>`;
+  for (let r = 0; r < n; r++) {
+    html += `<div class="h">${r}</div>`;
+    for (let c = 0; c < n; c++) {
+      html += c < r ? `<div class="gap"></div>` : cell(`${r}-${c}`, holder, ctx);
+    }
+  }
+  return html + "</div>";
+}
+
+function timeline(points) {
+  const W = 280, H = 90, L = 30, B = 16, T = 8, R = 8;
+  const vals = points.filter((p) => typeof p.bits === "number");
+  if (!vals.length) return `<p class="muted">No hand in play yet.</p>`;
+  const max = Math.max(1, ...vals.map((p) => p.bits));
+  const xs = (i) => L + (vals.length === 1 ? 0 : (i * (W - L - R)) / (vals.length - 1));
+  const ys = (b) => T + (H - T - B) * (1 - b / max);
+  const pts = vals.map((p, i) => `${xs(i).toFixed(1)},${ys(p.bits).toFixed(1)}`).join(" ");
+  const last = vals[vals.length - 1];
+  const dots = vals.map((p, i) => `<circle cx="${xs(i).toFixed(1)}" cy="${ys(p.bits).toFixed(1)}" r="2.5"><title>seq ${p.seq}: ${p.bits.toFixed(2)} bits</title></circle>`).join("");
+  return `<svg class="timeline-svg" viewBox="0 0 ${W} ${H}" role="img" ` +
+    `aria-label="log2 of consistent deals per move: from ${vals[0].bits.toFixed(1)} to ${last.bits.toFixed(1)} bits">` +
+    `<line class="axis" x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}"/>` +
+    `<line class="axis" x1="${L}" y1="${T}" x2="${L}" y2="${H - B}"/>` +
+    `<text x="${L - 4}" y="${T + 8}" text-anchor="end">${max.toFixed(0)}</text>` +
+    `<text x="${L - 4}" y="${H - B}" text-anchor="end">0</text>` +
+    `<text x="${W - R}" y="${H - 3}" text-anchor="end">moves →</text>` +
+    `<polyline points="${pts}"/>${dots}</svg>`;
+}
+
+function dealsText(belief) {
+  if (!belief || belief.consistent_deals == null) return "";
+  const d = belief.consistent_deals;
+  const bits = typeof belief.entropy_bits === "number" ? belief.entropy_bits.toFixed(2) : "?";
+  return `${BigInt(d).toLocaleString("en")} consistent deals · log₂ = ${bits} bits`;
+}
+
+// ctx: {belief, maxPip, holders, mine:Set, played:Map(tile->seat), names, timeline:[{seq,bits}],
+//       revealed?: {holder: Set}, note?: string}
+export function renderOverlay(el, ctx) {
+  const t0 = performance.now();
+  const belief = ctx.belief;
+  const full = { ...ctx, marginals: (belief && belief.marginals) || {} };
+  const remaining = (belief && belief.remaining) || {};
+  let grids = "";
+  for (const holder of ctx.holders) {
+    const name = holder === "pool" ? "" : (ctx.names && ctx.names[holder]) || "";
+    const count = remaining[holder];
+    grids += `<section class="grid-card" data-holder="${holder}"><h3>${HOLDER_NAMES[holder]}` +
+      `${name ? ` <span class="muted">${esc(name)}</span>` : ""}` +
+      `${count != null ? ` <span class="count">${count} tiles</span>` : ""}</h3>` +
+      triangle(holder, full) + `</section>`;
+  }
+  const facts = (belief && belief.facts) || [];
+  const factsHtml = facts.length
+    ? `<ul class="facts">${facts.map((f) => `<li>${esc(f)}</li>`).join("")}</ul>`
+    : `<p class="muted">No certain facts yet.</p>`;
+  const status = belief ? `<span class="muted">belief after seq ${belief.seq}</span>` : "";
+  el.innerHTML =
+    `<div class="ov-head"><h2>Oracle</h2>${status}<p class="deals">${dealsText(belief)}</p>` +
+    `${ctx.note ? `<p class="muted">${esc(ctx.note)}</p>` : ""}</div>` +
+    `<div class="grids">${grids}</div>` +
+    `<div class="ov-side"><section><h3>Facts</h3>${factsHtml}</section>` +
+    `<section class="timeline"><h3>Uncertainty this hand</h3>${timeline(ctx.timeline || [])}</section>` +
+    `<p class="legend"><span class="sw" style="background:rgba(29,78,216,.15)"></span>unlikely ` +
+    `<span class="sw" style="background:rgba(29,78,216,.9)"></span>likely · ` +
+    `<b>you</b> your tile · <b>S/W/N/E</b> played by</p></div>`;
+  void el.offsetHeight; // include style and layout in the measured time
+  const ms = performance.now() - t0;
+  metrics.overlay.push(ms);
+  metrics.lastOverlayMs = ms;
+  el._ctx = full;
+  return ms;
+}
+
+// Hovering (or focusing) a cell shows the tile's split across holders.
+export function attachHover(el) {
+  const tip = document.getElementById("tip");
+  const clear = () => {
+    tip.hidden = true;
+    el.querySelectorAll(".c.hl").forEach((c) => c.classList.remove("hl"));
+  };
+  el.addEventListener("mouseover", (e) => {
+    const c = e.target.closest(".c[data-tile]");
+    if (!c || !el._ctx) return;
+    const tile = c.dataset.tile;
+    const ctx = el._ctx;
+    clear();
+    el.querySelectorAll(`.c[data-tile="${tile}"]`).forEach((x) => x.classList.add("hl"));
+    let text;
+    if (ctx.mine.has(tile)) text = `${tile}: in your hand`;
+    else if (ctx.played.has(tile)) text = `${tile}: played by ${HOLDER_NAMES[ctx.played.get(tile)]}`;
+    else {
+      const parts = ctx.holders
+        .filter((h) => ctx.marginals[h] && ctx.marginals[h][tile] !== undefined)
+        .map((h) => `${HOLDER_NAMES[h]} ${(ctx.marginals[h][tile] * 100).toFixed(1)}%`);
+      text = parts.length ? `${tile}: ${parts.join(" · ")}` : `${tile}: nothing hidden`;
+    }
+    tip.textContent = text;
+    tip.hidden = false;
+    const r = c.getBoundingClientRect();
+    tip.style.left = `${Math.max(4, Math.min(window.innerWidth - 260, r.left + window.scrollX))}px`;
+    tip.style.top = `${r.bottom + window.scrollY + 6}px`;
+  });
+  el.addEventListener("mouseleave", clear);
+}

@@ -1,0 +1,229 @@
+// The replay viewer: a stored match by id (or an uploaded JSONL log) from any perspective,
+// stepped or scrubbed, with the overlay and the timeline at every step.
+
+import { renderBoard } from "./board.js";
+import { fold } from "./game.js";
+import { attachHover, renderOverlay } from "./overlay.js";
+import { overlayHolders, playedUpTo } from "./table_view.js";
+import { esc, toast } from "./ui.js";
+
+const PERSPECTIVES = [
+  ["S", "South"], ["W", "West"], ["N", "North"], ["E", "East"],
+  ["spectator", "Spectator"], ["all", "All hands open"],
+];
+
+let upload = null; // {text, name}: the last uploaded log, kept for perspective changes
+
+async function getJson(url, init) {
+  const r = await fetch(url, init);
+  const type = r.headers.get("Content-Type") || "";
+  if (!type.includes("json")) {
+    throw new Error(r.ok ? "unexpected reply" : `the server refused the request (HTTP ${r.status})` +
+      (init && init.method === "POST" ? ": this server cannot take uploads yet (see docs/web.md)" : ""));
+  }
+  const data = await r.json();
+  if (!r.ok) {
+    const where = data.line ? ` (line ${data.line})` : data.seq ? ` (seq ${data.seq})` : "";
+    throw new Error(`${data.error}${where}`);
+  }
+  return data;
+}
+
+export function describe(ev) {
+  switch (ev.type) {
+    case "match_started": return `match ${ev.match_id} starts (${ev.variant}, to ${ev.target})`;
+    case "hand_started": return `hand ${ev.hand} starts, ${ev.leader} leads`;
+    case "hand_dealt": return `${ev.seat} is dealt ${ev.tiles ? ev.tiles.join(" ") : "(hidden)"}`;
+    case "tile_played": return `${ev.seat} plays ${ev.tile}${ev.end ? ` on the ${ev.end}` : ""}`;
+    case "passed": return `${ev.seat} passes`;
+    case "hand_ended": return `hand ${ev.hand} ends (${ev.reason}): ${ev.winner || "nobody"} scores ${ev.points}`;
+    case "match_ended": return `match over: ${ev.winner} wins`;
+    default: return ev.type;
+  }
+}
+
+function pickerView(root, params) {
+  root.innerHTML =
+    `<div class="lobby"><section class="card"><h1>Replays</h1>` +
+    `<form id="upload" class="row"><label>Upload a JSONL log <input type="file" id="file" accept=".jsonl,.json,.txt,application/json"></label>` +
+    `<label>Perspective <select id="upersp">${PERSPECTIVES.map(([v, l]) => `<option value="${v}"${v === "spectator" ? " selected" : ""}>${l}</option>`).join("")}</select></label>` +
+    `<button type="submit">Open</button></form>` +
+    `<form id="byid" class="row"><label>Match id <input id="mid" maxlength="64" required></label><button type="submit">Open</button></form></section>` +
+    `<section class="card"><h2>Stored matches</h2><div id="matches"><p class="muted">Loading…</p></div></section></div>`;
+  root.querySelector("#byid").addEventListener("submit", (e) => {
+    e.preventDefault();
+    location.hash = `replay=${encodeURIComponent(root.querySelector("#mid").value.trim())}`;
+  });
+  root.querySelector("#upload").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const file = root.querySelector("#file").files[0];
+    if (!file) return toast("Choose a .jsonl file first.");
+    if (file.size > 2 * 1024 * 1024) return toast("The log is larger than 2 MiB.");
+    upload = { text: await file.text(), name: file.name };
+    location.hash = `replay=upload&perspective=${root.querySelector("#upersp").value}`;
+  });
+  getJson("/api/matches").then(({ matches }) => {
+    const el = root.querySelector("#matches");
+    if (!matches.length) return void (el.innerHTML = `<p class="muted">No matches stored yet.</p>`);
+    el.innerHTML = `<table class="tables"><thead><tr><th>Match</th><th>Variant</th><th>Status</th><th>NS–EW</th><th>Events</th><th></th></tr></thead><tbody>` +
+      matches.map((m) => `<tr><td><code>${esc(m.match_id)}</code></td><td>${esc(m.variant)}</td>` +
+        `<td>${m.finished ? `finished, ${esc(m.winner)} won` : "in play"}</td>` +
+        `<td>${m.scores ? `${m.scores.NS}–${m.scores.EW}` : "0–0"}</td><td>${m.events}</td>` +
+        `<td><a class="button small" href="#replay=${encodeURIComponent(m.match_id)}&perspective=${m.finished ? "S" : "spectator"}">Replay</a></td></tr>`).join("") +
+      `</tbody></table>`;
+  }).catch((err) => {
+    root.querySelector("#matches").innerHTML = `<p class="error">Cannot list matches: ${esc(err.message)}</p>`;
+  });
+  void params;
+  return () => {};
+}
+
+export function replayView(root, params) {
+  const id = params.get("replay");
+  if (!id) return pickerView(root, params);
+  let perspective = params.get("perspective") || "spectator";
+  let step = params.has("step") ? Number(params.get("step")) : null;
+  let data = null;
+  let timer = null;
+  let disposed = false;
+  let overlayOn = localStorage.getItem("domino-oracle:overlay") !== "off";
+  const app = (window.__app = { view: "replay", id, perspective, data: null, step: 0 });
+
+  root.innerHTML =
+    `<div class="replay"><div class="table-head"><h1>Replay <code>${esc(id === "upload" && upload ? upload.name : id)}</code></h1>` +
+    `<label>Perspective <select id="persp">${PERSPECTIVES.map(([v, l]) => `<option value="${v}"${v === perspective ? " selected" : ""}>${l}</option>`).join("")}</select></label>` +
+    `<a href="#replay">All replays</a></div>` +
+    `<div class="replay-controls" role="group" aria-label="step through the match">` +
+    `<button type="button" data-go="first" aria-label="first">⏮</button><button type="button" data-go="prev" aria-label="previous (left arrow)">◀</button>` +
+    `<input type="range" id="scrub" min="0" max="0" value="0" aria-label="position in the match">` +
+    `<button type="button" data-go="next" aria-label="next (right arrow)">▶</button><button type="button" data-go="last" aria-label="last">⏭</button>` +
+    `<button type="button" data-go="play" aria-label="play or pause (space)">Play</button>` +
+    `<button type="button" class="ov-toggle" aria-pressed="${overlayOn}">Overlay (O)</button></div>` +
+    `<p id="where" class="where" aria-live="polite"></p>` +
+    `<div class="table-view${overlayOn ? "" : " no-overlay"}"><div class="board-wrap"><div id="board"></div></div>` +
+    `<aside id="overlay" class="overlay" aria-label="probabilities"></aside></div></div>`;
+  const boardEl = root.querySelector("#board");
+  const overlayEl = root.querySelector("#overlay");
+  const scrub = root.querySelector("#scrub");
+  const where = root.querySelector("#where");
+  const tv = root.querySelector(".table-view");
+  const perspSel = root.querySelector("#persp");
+  attachHover(overlayEl);
+
+  function show(k) {
+    if (!data) return;
+    const n = data.events.length;
+    step = Math.max(0, Math.min(n, k));
+    app.step = step;
+    scrub.value = String(step);
+    const events = data.events.slice(0, step);
+    const state = (app.state = fold(events));
+    const seat = ["S", "W", "N", "E"].includes(perspective) ? perspective : null;
+    renderBoard(boardEl, state, { me: seat, bottom: seat || "S", reveal: perspective === "all" });
+    const last = events[step - 1];
+    where.textContent = step ? `Step ${step} of ${n} · seq ${last.seq}: ${describe(last)}` : `Step 0 of ${n}: before the first event`;
+    const belief = (app.belief = perspective !== "all" && step ? data.beliefs[step - 1] : null);
+    if (overlayOn) {
+      const h = state.hand;
+      const sameHand = belief && h && belief.hand === h.number;
+      const played = sameHand ? playedUpTo(state, belief.seq) : new Map();
+      const dealt = seat && h && h.dealtTiles[seat] ? h.dealtTiles[seat] : [];
+      const timeline = [];
+      if (belief) {
+        for (let i = 0; i < step; i++) {
+          const b = data.beliefs[i];
+          if (b.hand === belief.hand && b.status === "live" && typeof b.entropy_bits === "number") {
+            timeline.push({ seq: b.seq, bits: b.entropy_bits });
+          }
+        }
+      }
+      renderOverlay(overlayEl, {
+        belief, maxPip: state.maxPip, holders: perspective === "all" ? [] : overlayHolders(state, seat),
+        mine: new Set(dealt.filter((t) => !played.has(t))), played, names: state.players, timeline,
+        note: perspective === "all" ? "All hands open: nothing is hidden, so there is nothing to infer." : "",
+      });
+      overlayEl.dataset.seq = belief ? belief.seq : 0;
+      overlayEl.dataset.observer = perspective;
+    }
+    const hash = `replay=${encodeURIComponent(id)}&perspective=${perspective}&step=${step}`;
+    history.replaceState(null, "", `#${hash}`);
+  }
+
+  async function load() {
+    where.textContent = "Loading…";
+    try {
+      if (id === "upload") {
+        if (!upload) throw new Error("Upload the log again (uploads are not kept across reloads).");
+        data = await getJson(`/api/replay?perspective=${perspective}`, { method: "POST", body: upload.text, headers: { "Content-Type": "application/x-ndjson" } });
+      } else {
+        data = await getJson(`/api/matches/${encodeURIComponent(id)}/replay?perspective=${perspective}`);
+      }
+    } catch (err) {
+      where.innerHTML = `<span class="error" role="alert">${esc(err.message)}</span>`;
+      return;
+    }
+    if (disposed) return;
+    app.data = data;
+    for (const opt of perspSel.options) opt.disabled = !data.finished && opt.value !== "spectator";
+    scrub.max = String(data.events.length);
+    show(step == null ? Math.min(data.events.length, firstMove(data.events)) : step);
+  }
+
+  const firstMove = (events) => {
+    const i = events.findIndex((e) => e.type === "tile_played");
+    return i < 0 ? events.length : i + 1;
+  };
+
+  function go(what) {
+    if (!data) return;
+    if (what === "first") show(0);
+    else if (what === "prev") show(step - 1);
+    else if (what === "next") show(step + 1);
+    else if (what === "last") show(data.events.length);
+    else if (what === "play") {
+      if (timer) {
+        clearInterval(timer);
+        timer = null;
+      } else {
+        timer = setInterval(() => (step >= data.events.length ? go("play") : show(step + 1)), 600);
+      }
+      root.querySelector('[data-go="play"]').textContent = timer ? "Pause" : "Play";
+    }
+  }
+
+  root.querySelector(".replay-controls").addEventListener("click", (e) => {
+    const b = e.target.closest("[data-go]");
+    if (b) go(b.dataset.go);
+    if (e.target.closest(".ov-toggle")) toggleOverlay();
+  });
+  scrub.addEventListener("input", () => show(Number(scrub.value)));
+  perspSel.addEventListener("change", () => {
+    perspective = perspSel.value;
+    app.perspective = perspective;
+    load();
+  });
+
+  function toggleOverlay() {
+    overlayOn = !overlayOn;
+    localStorage.setItem("domino-oracle:overlay", overlayOn ? "on" : "off");
+    tv.classList.toggle("no-overlay", !overlayOn);
+    show(step);
+  }
+
+  function onKey(e) {
+    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", " ": "play" };
+    if (keys[e.key]) {
+      e.preventDefault();
+      go(keys[e.key]);
+    } else if (e.key.toLowerCase() === "o") toggleOverlay();
+  }
+  document.addEventListener("keydown", onKey);
+  load();
+
+  return () => {
+    disposed = true;
+    clearInterval(timer);
+    document.removeEventListener("keydown", onKey);
+  };
+}
