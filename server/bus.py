@@ -46,6 +46,10 @@ class Bus(Protocol):
         """Deliver future envelopes of this topic to `handler` (and the retained one, now)."""
         ...
 
+    def has_subscribers(self, table_id: str, audience: str, kind: Kind) -> bool:
+        """Whether anyone listens (so a producer may skip work nobody would receive)."""
+        ...
+
     def forget(self, table_id: str) -> None:
         """Drop every subscription and retained message of a retired table."""
         ...
@@ -85,6 +89,9 @@ class InProcessBus:
                     del self._subscribers[topic]
 
         return unsubscribe
+
+    def has_subscribers(self, table_id: str, audience: str, kind: Kind) -> bool:
+        return bool(self._subscribers.get((table_id, audience, kind)))
 
     def retained(self, table_id: str, audience: str, kind: Kind) -> Envelope | None:
         return self._retained.get((table_id, audience, kind))

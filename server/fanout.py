@@ -6,7 +6,7 @@ events look the same to everyone, so one JSON encoding serves all five audiences
 
 from __future__ import annotations
 
-import json
+from pydantic_core import to_json
 
 from domino.audience import view
 from domino.events import Event, event_to_dict
@@ -18,10 +18,9 @@ AUDIENCES: tuple[str, ...] = (*SEATS, "spectator")
 
 def event_frame(table_id: str, event: Event) -> str:
     """The `event` server message for an already-redacted event."""
-    return json.dumps(
-        {"type": "event", "table_id": table_id, "seq": event.seq, "event": event_to_dict(event)},
-        separators=(",", ":"),
-    )
+    data = event_to_dict(event)
+    message = {"type": "event", "table_id": table_id, "seq": event.seq, "event": data}
+    return to_json(message).decode()
 
 
 def audience_envelopes(table_id: str, event: Event) -> list[Envelope]:

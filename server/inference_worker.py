@@ -11,10 +11,11 @@ seq (coalescing): a belief is never older than one already pushed.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections import deque
 from typing import Any
+
+from pydantic_core import to_json
 
 from domino.events import Event
 from inference import Belief
@@ -46,7 +47,7 @@ def belief_frame(table_id: str, snapshot: dict[str, Any]) -> str:
         "remaining": snapshot.get("remaining", {}),
         "tile_entropy_bits": snapshot.get("tile_entropy_bits", {}),
     }
-    return json.dumps(message, separators=(",", ":"))
+    return to_json(message).decode()  # compact, and ~5x faster than json.dumps here
 
 
 class BeliefWorker:
@@ -61,6 +62,8 @@ class BeliefWorker:
         self.first_stamp = 0.0
         self.broken = False
         self.done = False
+        self.stale = False
+        """Events folded but no belief published (nobody was listening)."""
         self.unsubscribe: Unsubscribe | None = None
 
     def on_event(self, envelope: Envelope) -> None:
@@ -71,14 +74,29 @@ class BeliefWorker:
         self.pending.append(envelope.event)
         self.pool.mark(self)
 
+    def refresh(self) -> None:
+        """Someone started listening: publish a belief now if the retained one is stale."""
+        if self.stale and not self.broken:
+            self.pool.mark(self)
+
     def step(self) -> None:
-        """Fold what is pending and publish one belief for the latest seq."""
+        """Fold what is pending and publish one belief for the latest seq.
+
+        With nobody subscribed (a bot's seat, a table without spectators) the events are
+        folded but the snapshot is skipped until someone attaches (`refresh`).
+        """
         events, self.pending = self.pending, []
-        if not events or self.broken:
+        if (not events and not self.stale) or self.broken:
             return
         try:
             for event in events:
                 self.belief.apply(event)
+            if not self.pool.bus.has_subscribers(self.table_id, self.observer, "belief"):
+                self.stale = True
+                if events and events[-1].type == "match_ended":
+                    self.stop()
+                return
+            self.stale = False
             snapshot = self.belief.snapshot().to_json_dict()
         except Exception as error:  # an inconsistent view is a bug: say so, stop this worker
             self.broken = True
@@ -89,8 +107,9 @@ class BeliefWorker:
             Envelope(self.table_id, self.observer, "belief", snapshot["seq"], frame), retain=True
         )
         self.pool.metrics.beliefs += 1
-        self.pool.metrics.inference_lag.add((time.monotonic() - self.first_stamp) * 1000.0)
-        if events[-1].type == "match_ended":
+        if events:
+            self.pool.metrics.inference_lag.add((time.monotonic() - self.first_stamp) * 1000.0)
+        if events and events[-1].type == "match_ended":
             self.stop()
 
     def stop(self) -> None:

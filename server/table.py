@@ -451,6 +451,9 @@ class Table:
         unsubscribers = [self.bus.subscribe(self.table_id, audience, "event", on_event)]
         if on_belief is not None:
             unsubscribers.append(self.bus.subscribe(self.table_id, audience, "belief", on_belief))
+            worker = self.workers.get(audience)
+            if worker is not None:
+                worker.refresh()
 
         def detach() -> None:
             for unsubscribe in unsubscribers:

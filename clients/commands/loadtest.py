@@ -1,0 +1,43 @@
+"""`domino-oracle loadtest`: tables of bot clients over real sockets; prints the figures."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+
+from clients.cli import CommandError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "loadtest", help="play N tables flat out over WebSockets and print moves/s and latencies"
+    )
+    parser.add_argument("--url", help="ws://HOST:PORT/ws of a running server "
+                                      "(default: start one on a free port with a temp db)")
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--spectators", type=int, default=0, help="spectators per table")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from clients.python.loadtest import local_server, report, run_load
+
+    if args.tables < 1 or args.seconds <= 0 or args.spectators < 0:
+        raise CommandError("--tables must be >= 1, --seconds > 0, --spectators >= 0")
+
+    def go(url: str) -> dict:
+        return asyncio.run(run_load(url, args.tables, args.spectators, args.seconds))
+
+    try:
+        if args.url:
+            figures = go(args.url)
+        else:
+            with local_server() as url:
+                figures = go(url)
+    except (OSError, RuntimeError) as error:
+        raise CommandError(str(error)) from error
+    print(json.dumps(figures, indent=2) if args.json else report(figures))
+    return 0

@@ -1,0 +1,281 @@
+"""Load test: N tables of four bot clients over real sockets, playing random legal moves flat out.
+
+Measures what a person would feel: durable moves per second (counted at the ack, which the
+server sends only after the commit), play -> ack latency, and play -> every seat's updated
+belief (the four seats' beliefs with seq >= the move's seq). Event-loop lag and memory come
+from the server's /healthz. Without a URL, a server is started in a subprocess on a free
+port with a temporary SQLite file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from clients.python.client import DominoClient, ServerError
+from clients.python.seat_view import SeatView
+from server.protocol import BeliefMessage, EventMessage
+
+SEATS = ("S", "W", "N", "E")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def health_url(ws_url: str) -> str:
+    base = ws_url.replace("ws://", "http://", 1).replace("wss://", "https://", 1)
+    return base.rsplit("/", 1)[0] + "/healthz" if base.endswith("/ws") else base + "/healthz"
+
+
+def fetch_health(url: str) -> dict[str, Any]:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return json.loads(response.read())
+
+
+@dataclass
+class Figures:
+    ack_ms: list[float] = field(default_factory=list)
+    belief_ms: list[float] = field(default_factory=list)
+    moves: int = 0
+    refused: int = 0
+    matches: int = 0
+    started: float = 0.0
+    stopped: float = 0.0
+
+
+class BeliefTracker:
+    """For one table: when has every seat seen a belief at least as new as each move?"""
+
+    def __init__(self, figures: Figures) -> None:
+        self.figures = figures
+        self.latest = dict.fromkeys(SEATS, 0)
+        self.waiting: list[tuple[int, float]] = []
+
+    def reset(self) -> None:
+        self.latest = dict.fromkeys(SEATS, 0)
+        self.waiting.clear()
+
+    def acked(self, seq: int, sent_at: float) -> None:
+        if min(self.latest.values()) >= seq:
+            self.figures.belief_ms.append((time.perf_counter() - sent_at) * 1000)
+        else:
+            self.waiting.append((seq, sent_at))
+
+    def belief(self, seat: str, seq: int) -> None:
+        if seq <= self.latest[seat]:
+            return
+        self.latest[seat] = seq
+        floor = min(self.latest.values())
+        if self.waiting and self.waiting[0][0] <= floor:
+            now = time.perf_counter()
+            while self.waiting and self.waiting[0][0] <= floor:
+                _, sent_at = self.waiting.pop(0)
+                self.figures.belief_ms.append((now - sent_at) * 1000)
+
+
+async def _seat(
+    client: DominoClient,
+    table_id: str,
+    seat: str,
+    tracker: BeliefTracker,
+    figures: Figures,
+    deadline: float,
+    rng: random.Random,
+) -> bool:
+    """Play one seat until its match ends (True) or time is up (False)."""
+    view = SeatView(seat)
+    acted_at = -1
+    while not view.finished:
+        try:
+            message = await client.next_message(timeout=0.5)
+        except TimeoutError:
+            if time.monotonic() > deadline:
+                return False
+            continue
+        if isinstance(message, EventMessage):
+            view.apply(message)
+        elif isinstance(message, BeliefMessage):
+            tracker.belief(seat, message.seq)
+        if view.my_turn() and view.last_seq > acted_at and client.feed.empty():
+            if time.monotonic() > deadline:
+                return False
+            acted_at = view.last_seq
+            move = view.random_move(rng)
+            sent = time.perf_counter()
+            try:
+                if move is None:
+                    ack = await client.pass_(table_id)
+                else:
+                    ack = await client.play(table_id, str(move.tile), move.end)
+            except ServerError:
+                figures.refused += 1  # a view one message behind (a hand just ended)
+                continue
+            figures.ack_ms.append((time.perf_counter() - sent) * 1000)
+            figures.moves += 1
+            tracker.acked(ack.seq, sent)
+    return True
+
+
+async def _table(url: str, spectators: int, figures: Figures, deadline: float, seed: int) -> None:
+    rng = random.Random(seed)
+    clients = [await DominoClient.connect(url) for _ in SEATS]
+    watchers = [await DominoClient.connect(url) for _ in range(spectators)]
+    for watcher in watchers:  # spectators read and drop what they are sent
+        watcher.on_message = _drop
+    tracker = BeliefTracker(figures)
+    try:
+        while time.monotonic() < deadline:
+            table_id = await clients[0].create_table()
+            for watcher in watchers:
+                await watcher.watch(table_id)
+            for seat, client in zip(SEATS, clients, strict=True):
+                await client.join(table_id, seat, name=f"load-{seat}")
+            tracker.reset()
+            done = await asyncio.gather(
+                *(
+                    _seat(c, table_id, s, tracker, figures, deadline, random.Random(rng.random()))
+                    for s, c in zip(SEATS, clients, strict=True)
+                )
+            )
+            if all(done):
+                figures.matches += 1
+            for client in [*clients, *watchers]:
+                with contextlib.suppress(Exception):
+                    await client.leave(table_id)
+                while not client.feed.empty():
+                    client.feed.get_nowait()
+    finally:
+        for client in [*clients, *watchers]:
+            with contextlib.suppress(Exception):
+                await client.close()
+
+
+def _drop(_message: object) -> None:
+    pass
+
+
+async def run_load(url: str, tables: int, spectators: int, seconds: float) -> dict[str, Any]:
+    health = health_url(url)
+    before = await asyncio.to_thread(fetch_health, health)
+    figures = Figures()
+    figures.started = time.monotonic()
+    deadline = figures.started + seconds
+    tasks = [
+        asyncio.create_task(_table(url, spectators, figures, deadline, seed))
+        for seed in range(tables)
+    ]
+    peak: dict[str, Any] = {}
+
+    async def sample() -> None:  # the server's figures while under load
+        nonlocal peak
+        while time.monotonic() < deadline - 0.5:
+            await asyncio.sleep(max(0.5, min(5.0, seconds / 3)))
+            with contextlib.suppress(Exception):
+                peak = await asyncio.to_thread(fetch_health, health)
+
+    sampler = asyncio.create_task(sample())
+    await asyncio.gather(*tasks)
+    figures.stopped = time.monotonic()
+    sampler.cancel()
+    after = await asyncio.to_thread(fetch_health, health)
+    under_load = peak or after
+    elapsed = figures.stopped - figures.started
+    rss_growth = max(0, under_load.get("rss_bytes", 0) - before.get("rss_bytes", 0))
+    return {
+        "tables": tables,
+        "spectators_per_table": spectators,
+        "seconds": round(elapsed, 2),
+        "moves": figures.moves,
+        "moves_per_s": round(figures.moves / elapsed, 1) if elapsed else 0.0,
+        "matches_finished": figures.matches,
+        "refused_stale_moves": figures.refused,
+        "play_to_ack_ms": {
+            "p50": round(percentile(figures.ack_ms, 50), 2),
+            "p99": round(percentile(figures.ack_ms, 99), 2),
+        },
+        "play_to_all_beliefs_ms": {
+            "p50": round(percentile(figures.belief_ms, 50), 2),
+            "p99": round(percentile(figures.belief_ms, 99), 2),
+        },
+        "server_loop_lag_ms": under_load.get("loop_lag_ms"),
+        "server_inference_lag_ms": under_load.get("inference_lag_ms"),
+        "server_commit_ms": under_load.get("commit_ms"),
+        "server_commits": after.get("commits", 0) - before.get("commits", 0),
+        "server_rss_mb": round(under_load.get("rss_bytes", 0) / 2**20, 1),
+        "server_rss_per_table_kb": round(rss_growth / tables / 1024, 1) if tables else 0.0,
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def local_server() -> Any:
+    """A server subprocess on a free port with a temporary SQLite file; yields its ws URL."""
+    with tempfile.TemporaryDirectory(prefix="domino-load-") as tmp:
+        port = free_port()
+        command = [
+            sys.executable, "-m", "clients.cli", "serve", "--port", str(port),
+            "--db", str(Path(tmp) / "load.sqlite3"), "--bot-delay", "0", "--hand-pause", "0",
+            "--log-level", "WARNING",
+        ]
+        process = subprocess.Popen(command, cwd=ROOT)
+        try:
+            url = f"ws://127.0.0.1:{port}/ws"
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    fetch_health(health_url(url))
+                    break
+                except OSError:
+                    if process.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError("the load-test server did not start") from None
+                    time.sleep(0.1)
+            yield url
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def report(figures: dict[str, Any]) -> str:
+    lag = figures.get("server_loop_lag_ms") or {}
+    inf = figures.get("server_inference_lag_ms") or {}
+    return "\n".join(
+        [
+            f"tables {figures['tables']} (+{figures['spectators_per_table']} spectators each), "
+            f"{figures['seconds']} s, {figures['matches_finished']} matches finished",
+            f"durable moves/s        {figures['moves_per_s']}  ({figures['moves']} moves, "
+            f"{figures['server_commits']} commits)",
+            f"play -> ack            p50 {figures['play_to_ack_ms']['p50']} ms   "
+            f"p99 {figures['play_to_ack_ms']['p99']} ms",
+            f"play -> all beliefs    p50 {figures['play_to_all_beliefs_ms']['p50']} ms   "
+            f"p99 {figures['play_to_all_beliefs_ms']['p99']} ms",
+            f"server loop lag        p50 {lag.get('p50')} ms   p99 {lag.get('p99')} ms   "
+            f"max {lag.get('max')} ms",
+            f"server inference lag   p50 {inf.get('p50')} ms   p99 {inf.get('p99')} ms",
+            f"server RSS             {figures['server_rss_mb']} MB, "
+            f"{figures['server_rss_per_table_kb']} KB per table",
+        ]
+    )
