@@ -22,7 +22,7 @@ from domino.selfplay import random_match_events
 from domino.tiles import SEATS
 from inference.belief import Belief
 from inference.classes import Position
-from inference.counting import marginals, solve_key
+from inference.counting import count_key, marginals, solve_key
 from inference.references import (
     BudgetExceeded,
     SamplerGaveUp,
@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
             events = random_match_events(rng, variant, target=args.target)
             _fold(groups, variant, events, rng, args.ref_positions)
     fold_seconds = time.perf_counter() - started
-    cache = solve_key.cache_info()
+    cache = count_key.cache_info()
     ms = 1e3
     head = (f"{'variant':<14}{'view':<10}{'updates':>9}{'p50 ms':>8}{'p99 ms':>8}{'max ms':>8}"
             f" | {'refs':>4}{'DP ms':>7} | {'rej ms':>8}{'x DP':>7}{'max err':>8}{'fail':>5}"

@@ -172,9 +172,9 @@ def _tail(
     return b_tail, ([tuple(num_f), tuple(num_a)] if pair else [tuple(num_f)])
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=512)
 def solve_key(key: ClassKey) -> Solution:
-    """The DP for a canonical key (cached: positions repeat across tables and hands)."""
+    """The DP for a canonical key, with its tables (cached: positions repeat)."""
     classes, r = key
     m = len(r)
     order, pair = _order(classes)
@@ -251,10 +251,21 @@ def solve_key(key: ClassKey) -> Solution:
     return Solution(order, r, total, tuple(numerators), tuple(backward), pair)
 
 
-def solve(position: Position) -> Solution:
-    """Exact count and numerators for a position (raises Infeasible if no deal fits)."""
+@lru_cache(maxsize=16384)
+def count_key(key: ClassKey) -> Solution:
+    """Count and numerators only (no tables): the big cache behind marginals."""
+    solution = solve_key(key)
+    return Solution(solution.order, solution.counts, solution.total, solution.numerators, (),
+                    solution.pair)
+
+
+def solve(position: Position, tables: bool = False) -> Solution:
+    """Exact count and numerators for a position (raises Infeasible if no deal fits).
+
+    `tables=True` keeps the backward tables the sampler needs (a smaller cache).
+    """
     key = position.key()
-    solution = solve_key(key) if key is not None else None
+    solution = (solve_key if tables else count_key)(key) if key is not None else None
     if solution is None or solution.total == 0:
         raise Infeasible("no deal of the unseen tiles fits the constraints")
     return solution

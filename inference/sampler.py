@@ -20,7 +20,7 @@ def sample_deal(
     position: Position, rng: random.Random, solution: Solution | None = None
 ) -> dict[str, list[Tile]]:
     """One deal drawn uniformly from the consistent deals: holder -> its unseen tiles."""
-    solution = solution or solve(position)
+    solution = solution if solution and solution.backward else solve(position, tables=True)
     holders = position.holders
     m = len(holders)
     deal: dict[str, list[Tile]] = {h: [] for h in holders}
