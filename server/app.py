@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,7 @@ class DominoServer:
             "beliefs": self.metrics.beliefs,
             "commits": store.commits if store else 0,
             "rss_bytes": rss_bytes(),
+            "cpu_seconds": round(time.process_time(), 3),
         }
 
     async def stop(self) -> None:

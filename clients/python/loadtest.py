@@ -217,6 +217,9 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float) -> di
         "server_inference_lag_ms": under_load.get("inference_lag_ms"),
         "server_commit_ms": under_load.get("commit_ms"),
         "server_commits": after.get("commits", 0) - before.get("commits", 0),
+        "server_cpu_ms_per_move": round(
+            (after.get("cpu_seconds", 0) - before.get("cpu_seconds", 0)) * 1000 / figures.moves, 3
+        ) if figures.moves else None,
         "server_rss_mb": round(under_load.get("rss_bytes", 0) / 2**20, 1),
         "server_rss_per_table_kb": round(rss_growth / tables / 1024, 1) if tables else 0.0,
     }
@@ -275,6 +278,8 @@ def report(figures: dict[str, Any]) -> str:
             f"server loop lag        p50 {lag.get('p50')} ms   p99 {lag.get('p99')} ms   "
             f"max {lag.get('max')} ms",
             f"server inference lag   p50 {inf.get('p50')} ms   p99 {inf.get('p99')} ms",
+            f"server CPU per move    {figures['server_cpu_ms_per_move']} ms "
+            "(all threads: decide, commit, fan-out, 4-5 beliefs, sockets)",
             f"server RSS             {figures['server_rss_mb']} MB, "
             f"{figures['server_rss_per_table_kb']} KB per table",
         ]
