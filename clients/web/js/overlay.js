@@ -74,12 +74,14 @@ function dealsText(belief) {
   if (!belief || belief.consistent_deals == null) return "";
   const d = belief.consistent_deals;
   const bits = typeof belief.entropy_bits === "number" ? belief.entropy_bits.toFixed(2) : "?";
-  return `${BigInt(d).toLocaleString("en")} consistent deals · log₂ = ${bits} bits`;
+  const grouped = String(d).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${grouped} consistent deals · log₂ = ${bits} bits`;
 }
 
 // ctx: {belief, maxPip, holders, mine:Set, played:Map(tile->seat), names, timeline:[{seq,bits}],
 //       revealed?: {holder: Set}, note?: string}
 export function renderOverlay(el, ctx) {
+  void el.offsetHeight; // flush layout owed by earlier changes (the board), not timed here
   const t0 = performance.now();
   const belief = ctx.belief;
   const full = { ...ctx, marginals: (belief && belief.marginals) || {} };

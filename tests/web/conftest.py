@@ -1,0 +1,116 @@
+"""Fixtures for the browser tests: the real server in a subprocess, Debian's chromium.
+
+Tests marked `browser` FAIL when chromium is missing (they never skip): install it with
+`scripts/setup dev` (apt-get install chromium). No Playwright-downloaded browser is used.
+Set DOMINO_SCREENSHOTS=1 to write docs/screenshots/*.png while the tests run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+
+
+def chromium_path() -> str:
+    """Debian's chromium, or a failure that says how to install it."""
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None and Path("/usr/bin/chromium").exists():
+        found = "/usr/bin/chromium"
+    if found is None:
+        pytest.fail("chromium is not installed: run scripts/setup dev "
+                    "(apt-get install chromium); the browser tests need it", pytrace=False)
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class WebServer:
+    base: str
+    port: int
+    db: Path
+    process: subprocess.Popen[bytes]
+
+    def get_json(self, path: str) -> Any:
+        with urllib.request.urlopen(self.base + path, timeout=10) as reply:
+            return json.loads(reply.read())
+
+
+@pytest.fixture(scope="session")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    db = tmp_path_factory.mktemp("web") / "web.sqlite3"
+    port = free_port()
+    log = (db.parent / "server.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.web.serve", "--port", str(port), "--db", str(db),
+         "--bot-delay", "0.04", "--hand-pause", "0.6"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+    )
+    server = WebServer(f"http://127.0.0.1:{port}", port, db, process)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            server.get_json("/healthz")
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"the server did not start; see {db.parent / 'server.log'}")
+            time.sleep(0.1)
+    try:
+        yield server
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    path = chromium_path()
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+def screenshot(page: Any, name: str, **options: Any) -> None:
+    """Save docs/screenshots/NAME.png when DOMINO_SCREENSHOTS is set."""
+    if os.environ.get("DOMINO_SCREENSHOTS"):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **options)

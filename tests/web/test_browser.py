@@ -1,0 +1,363 @@
+"""The browser client in real headless Chromium against the real server.
+
+A person plays a hand against bots by clicking; the overlay's numbers are the exact belief
+(`inference.Belief` and `domino-oracle infer --json`) to 1e-9; a reload mid-hand resumes;
+a spectator page follows live; the replay viewer shows `infer --at` at each step.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+from clients.match_archive import load_match
+from domino.audience import view
+from domino.jsonl import dump_lines
+from inference import Belief
+from storage import EventStore
+from tests.web.conftest import ROOT, WebServer, screenshot
+
+pytestmark = pytest.mark.browser
+
+TOL = 1e-9
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def watch_errors(page: Any) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return errors
+
+
+def app(page: Any, expr: str) -> Any:
+    return page.evaluate(f"(() => {{ const a = window.__app; return {expr}; }})()")
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def create_table_in_lobby(page: Any, server: WebServer) -> str:
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create button[type=submit]")
+    page.fill("#name", "tester")
+    page.click("#create button[type=submit]")
+    page.wait_for_function("location.hash.startsWith('#table=')")
+    match = re.search(r"table=([A-Za-z0-9_-]+)", page.evaluate("location.hash"))
+    assert match
+    page.wait_for_function("window.__app && window.__app.token")
+    return match.group(1)
+
+
+def my_turn(page: Any, seat: str = "S") -> bool:
+    return bool(app(page, f"a.state.phase === 'playing' && a.state.hand.turn === '{seat}' "
+                          "&& !a.state.hand.ended"))
+
+
+def move_once(page: Any) -> str:
+    """Make one move by clicking, as a person would: pass, or a legal tile (and an end)."""
+    if page.locator("button.pass.urgent").count():
+        page.click("button.pass.urgent")
+        return "pass"
+    page.locator(".tile-btn.legal").first.click()
+    if page.locator(".chooser [data-end=right]").count():
+        page.click(".chooser [data-end=right]")
+        return "chose-end"
+    return "play"
+
+
+def settle(page: Any) -> None:
+    """Wait until the page has the belief for its last event (bots wait on our turn)."""
+    page.wait_for_function(
+        "window.__app.belief && window.__app.belief.seq === window.__app.state.lastSeq",
+        timeout=10_000,
+    )
+
+
+def overlay_cells(page: Any) -> tuple[int, dict[tuple[str, str], float]]:
+    data = page.evaluate("""(() => {
+        const el = document.getElementById('overlay');
+        const cells = [...el.querySelectorAll('.c[data-p]')].map(
+            c => [c.dataset.holder, c.dataset.tile, c.dataset.p]);
+        return {seq: Number(el.dataset.seq), cells};
+    })()""")
+    return data["seq"], {(h, t): float(p) for h, t, p in data["cells"]}
+
+
+def stored_events(server: WebServer, match_id: str, upto: int | None = None) -> list[Any]:
+    store = EventStore(server.db)
+    try:
+        return load_match(store, match_id, upto)
+    finally:
+        store.close()
+
+
+def expected_marginals(
+    server: WebServer, match_id: str, observer: str, seq: int
+) -> dict[tuple[str, str], float]:
+    belief = Belief(observer)
+    for event in stored_events(server, match_id, seq):
+        belief.apply(view(event, observer))  # type: ignore[arg-type]
+    marginals = belief.snapshot().to_json_dict()["marginals"]
+    return {(h, t): p for h, column in marginals.items() for t, p in column.items()}
+
+
+def infer_cli(
+    server: WebServer, match_id: str, observer: str, seq: int, tmp: Path
+) -> dict[tuple[str, str], float]:
+    """`domino-oracle infer FILE --seat S --at SEQ --json` on the match's exported log."""
+    log = tmp / f"{match_id}.jsonl"
+    log.write_text(dump_lines(stored_events(server, match_id)))
+    out = subprocess.run(
+        [sys.executable, "-m", "clients.cli", "infer", str(log), "--seat", observer,
+         "--at", str(seq), "--json"],
+        cwd=ROOT, capture_output=True, text=True, check=True, timeout=60,
+    )
+    data = json.loads(out.stdout)
+    assert data["seq"] == seq
+    return {(h, t): p for h, column in data["marginals"].items() for t, p in column.items()}
+
+
+def assert_same(page_cells: dict, expected: dict) -> None:
+    assert set(page_cells) == set(expected), set(page_cells) ^ set(expected)
+    worst = max((abs(page_cells[k] - expected[k]) for k in expected), default=0.0)
+    assert worst <= TOL, worst
+
+
+def check_overlay(page: Any, server: WebServer, match_id: str, observer: str) -> int:
+    seq, cells = overlay_cells(page)
+    assert seq > 0
+    assert_same(cells, expected_marginals(server, match_id, observer, seq))
+    return seq
+
+
+def finished_match(server: WebServer, target: int = 12) -> str:
+    """A match played by four bots through the server, to the end."""
+    url = f"ws://127.0.0.1:{server.port}/ws"
+    with connect(url) as ws:
+        bots = {seat: "greedy" for seat in ("S", "W", "N", "E")}
+        ws.send(json.dumps({"type": "create_table", "id": 1, "bots": bots, "target": target}))
+        table_id = json.loads(ws.recv(timeout=10))["table_id"]
+    wait_for(
+        lambda: any(m["match_id"] == table_id and m["finished"]
+                    for m in server.get_json("/api/matches")["matches"]),
+        timeout=60, what="the bots' match to finish",
+    )
+    return table_id
+
+
+# -- tests ------------------------------------------------------------------------------------
+
+
+def test_first_paint_under_a_second(context: Any, web_server: WebServer) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(web_server.base + "/")
+    page.wait_for_selector("#create")
+    fcp = page.evaluate(
+        "performance.getEntriesByType('paint')"
+        ".find(e => e.name === 'first-contentful-paint').startTime"
+    )
+    print(f"first-contentful-paint: {fcp:.0f} ms")
+    assert fcp < 1000
+    screenshot(page, "lobby")
+    assert errors == []
+
+
+def test_a_person_plays_a_hand_by_clicking_and_the_overlay_is_exact(
+    context: Any, web_server: WebServer, tmp_path: Path
+) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    table_id = create_table_in_lobby(page, web_server)
+    moves: list[str] = []
+    checked: list[int] = []
+    deadline = time.monotonic() + 60
+    while not app(page, "!!a.state.lastEnded"):
+        assert time.monotonic() < deadline, "the hand did not end"
+        if my_turn(page):
+            settle(page)
+            # the highlighted tiles are exactly the legal ones
+            legal = page.eval_on_selector_all(".tile-btn.legal",
+                                              "bs => bs.map(b => b.dataset.tile)")
+            assert legal or page.locator("button.pass.urgent").count()
+            checked.append(check_overlay(page, web_server, table_id, "S"))
+            if len(moves) == 1:
+                screenshot(page, "table-overlay", full_page=True)
+                page.hover("#overlay .c[data-p]")
+                tip = page.text_content("#tip")
+                assert tip and "%" in tip
+            moves.append(move_once(page))
+            page.wait_for_function(
+                f"window.__app.state.lastSeq > {app(page, 'a.state.lastSeq')}", timeout=10_000
+            )
+        else:
+            time.sleep(0.05)
+    page.wait_for_selector(".status:text-matches('won hand|tied', 'i')")
+    assert moves and checked
+    # the same numbers as `domino-oracle infer --json` for the last position checked
+    seq = checked[-1]
+    assert_same(
+        expected_marginals(web_server, table_id, "S", seq),
+        infer_cli(web_server, table_id, "S", seq, tmp_path),
+    )
+    renders = page.evaluate("window.__metrics.overlay")
+    print(f"overlay renders: {[round(r, 1) for r in renders]}")
+    print(f"overlay renders: n={len(renders)} max={max(renders):.1f} ms "
+          f"median={sorted(renders)[len(renders) // 2]:.1f} ms; moves={moves}")
+    assert max(renders) < 50
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, "table-phone", full_page=True)
+    assert errors == []
+
+
+def test_reload_mid_hand_resumes_without_duplicates(
+    context: Any, web_server: WebServer
+) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    table_id = create_table_in_lobby(page, web_server)
+    wait_for(lambda: my_turn(page), what="our turn")
+    move_once(page)
+    wait_for(lambda: my_turn(page), what="our turn again")
+    settle(page)
+    before = app(page, "({seq: a.state.lastSeq, hand: a.state.hand.number, "
+                       "tiles: a.state.hand.hands.S, token: a.token})")
+    key = f"domino-oracle:seat:{table_id}:S"
+    page.wait_for_function(
+        f"(JSON.parse(localStorage.getItem('{key}')) || {{}}).last_seq === {before['seq']}")
+    stored = page.evaluate(f"JSON.parse(localStorage.getItem('{key}'))")
+    assert {"table_id", "seat", "token", "last_seq"} <= set(stored)
+    assert stored["token"] == before["token"] and stored["last_seq"] == before["seq"]
+
+    page.reload()
+    page.wait_for_function("window.__app && window.__app.resumedAt !== undefined")
+    after = app(page, "({seq: a.state.lastSeq, hand: a.state.hand.number, tiles: "
+                      "a.state.hand.hands.S, seat: a.seat, dup: a.duplicates, "
+                      "from: a.resumedFromStorage, at: a.resumedAt, "
+                      "seqs: a.events.map(e => e.seq)})")
+    assert after["seat"] == "S" and after["hand"] == before["hand"]
+    assert after["tiles"] == before["tiles"]
+    assert after["from"] == before["seq"] and after["at"] == before["seq"]
+    assert after["dup"] == 0 and after["seqs"] == list(range(1, after["seq"] + 1))
+    assert page.locator(".tile-btn").count() == len(before["tiles"])
+
+    # a dropped connection resumes by itself from the last seq
+    page.evaluate("window.__app.conn.drop()")
+    page.wait_for_function("window.__app.attaches >= 2 && window.__app.conn.isOpen")
+    wait_for(lambda: my_turn(page), what="our turn after the drop")
+    move_once(page)
+    page.wait_for_function(f"window.__app.state.lastSeq > {after['seq']}")
+    final = app(page, "({dup: a.duplicates, seqs: a.events.map(e => e.seq), n: a.state.lastSeq})")
+    assert final["dup"] == 0 and final["seqs"] == list(range(1, final["n"] + 1))
+    assert errors == []
+
+
+def test_a_spectator_follows_live(context: Any, web_server: WebServer) -> None:
+    player = context.new_page()
+    table_id = create_table_in_lobby(player, web_server)
+    watcher = context.new_page()
+    errors = watch_errors(watcher)
+    watcher.goto(f"{web_server.base}/#watch={table_id}")
+    watcher.wait_for_function("window.__app && window.__app.state.lastSeq > 0")
+    for _ in range(3):
+        wait_for(lambda: my_turn(player) or app(player, "!!a.state.lastEnded"),
+                 what="our turn")
+        if app(player, "!!a.state.lastEnded"):
+            break
+        move_once(player)
+        target = app(player, "a.state.lastSeq")
+        wait_for(lambda t=target: app(watcher, "a.state.lastSeq") >= t, timeout=10,
+                 what="the spectator to see the move")
+    assert app(watcher, "a.view") == "spectator"
+    # hands stay hidden from the spectator while the hand is in play
+    if not app(watcher, "!!a.state.hand.ended"):
+        assert watcher.locator(".seat .hand:not(.backs) .ht").count() == 0
+        assert watcher.locator(".tile-btn").count() == 0
+    watcher.wait_for_function(
+        "window.__app.belief && window.__app.belief.seq === window.__app.state.lastSeq")
+    holders = watcher.eval_on_selector_all("#overlay .grid-card",
+                                           "s => s.map(x => x.dataset.holder)")
+    assert holders == ["S", "W", "N", "E"]
+    check_overlay(watcher, web_server, table_id, "spectator")
+    screenshot(watcher, "spectator", full_page=True)
+    assert errors == []
+
+
+def test_the_replay_viewer_steps_a_stored_match(
+    context: Any, web_server: WebServer, tmp_path: Path
+) -> None:
+    match_id = finished_match(web_server)
+    events = stored_events(web_server, match_id)
+    plays = [e.seq for e in events if e.type == "tile_played"]
+    start = plays[5]
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{web_server.base}/#replay={match_id}&perspective=W&step={start}")
+    page.wait_for_function(f"window.__app && window.__app.data && window.__app.step === {start}")
+    assert check_overlay(page, web_server, match_id, "W") == start
+    assert_same(overlay_cells(page)[1], infer_cli(web_server, match_id, "W", start, tmp_path))
+    screenshot(page, "replay", full_page=True)
+
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"window.__app.step === {start + 2}")
+    assert check_overlay(page, web_server, match_id, "W") == start + 2
+    page.click("[data-go=prev]")
+    page.wait_for_function(f"window.__app.step === {start + 1}")
+    assert check_overlay(page, web_server, match_id, "W") == start + 1
+
+    page.select_option("#persp", "spectator")
+    page.wait_for_function("window.__app.data.perspective === 'spectator'")
+    page.wait_for_function(f"window.__app.step === {start + 1}")
+    assert check_overlay(page, web_server, match_id, "spectator") == start + 1
+    timeline_points = page.locator("#overlay .timeline-svg circle").count()
+    assert timeline_points >= 2
+
+    page.select_option("#persp", "all")
+    page.wait_for_function("window.__app.data.perspective === 'all'")
+    assert page.locator(".seat .hand .ht").count() > 0  # every hand open
+    assert page.locator("#overlay .c[data-p]").count() == 0
+
+    # scrub to the end: the match is over
+    page.keyboard.press("End")
+    page.wait_for_function(f"window.__app.step === {len(events)}")
+    assert "match over" in page.text_content("#where")
+    assert errors == []
+
+
+def test_a_match_in_play_replays_only_for_spectators(
+    context: Any, web_server: WebServer
+) -> None:
+    page = context.new_page()
+    table_id = create_table_in_lobby(page, web_server)
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        web_server.get_json(f"/api/matches/{table_id}/replay?perspective=S")
+    assert refused.value.code == 403
+    data = web_server.get_json(f"/api/matches/{table_id}/replay?perspective=spectator")
+    assert data["finished"] is False
+    assert all(e.get("tiles") is None for e in data["events"] if e["type"] == "hand_dealt")
+    replay = context.new_page()
+    replay.goto(f"{web_server.base}/#replay={table_id}&perspective=spectator")
+    replay.wait_for_function("window.__app && window.__app.data")
+    assert replay.eval_on_selector("#persp option[value=S]", "o => o.disabled")
