@@ -298,26 +298,25 @@ def solve(pos: Position, depth: int | None = None, use_table: bool = True) -> So
 
 
 def solve_moves_within(
-    pos: Position, moves: Sequence[Move], seconds: float, exact_tiles: int = 14
+    pos: Position, moves: Sequence[Move], seconds: float, exact_tiles: int = 21
 ) -> tuple[list[float], bool]:
     """Move values (mover's team perspective) within a time budget, and whether exact.
 
-    Exact at once when at most `exact_tiles` tiles are left in hands; otherwise iterative
-    deepening (depth 2, 3, ...) keeping the deepest completed iteration. At least depth 1
-    is always returned, even past the budget.
+    Exact at once, whatever the budget, when at most `exact_tiles` tiles are left in hands
+    (about 20 ms at 21 tiles); otherwise iterative deepening (depth 4, 6, 8, ..., then exact)
+    keeping the deepest completed iteration. Depth 4 is always returned, even past the budget.
     """
     solver = Solver(pos.max_pip, pos.scoring == "all", deadline=None)
     left = pos.tiles_left
     if left <= exact_tiles:
         return solver.move_values(pos, moves), True
-    values = solver.move_values(pos, moves, depth=1)
+    values = solver.move_values(pos, moves, depth=4)
     solver.deadline = time.perf_counter() + seconds
-    depth = 2
+    depth = 6
     try:
         while depth < left:
             values = solver.move_values(pos, moves, depth=depth)
-            depth += 1
-        values = solver.move_values(pos, moves)
-        return values, True
+            depth += 2
+        return solver.move_values(pos, moves), True
     except SearchTimeout:
         return values, False

@@ -1,0 +1,90 @@
+"""`domino-oracle tournament`: two bot teams over mirrored deals, in parallel, with intervals."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from clients.cli import CommandError
+from strategy.bots import BOTS
+from strategy.tournament import report, run, specs
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "tournament",
+        help="play two bot teams over mirrored deals and report win rates",
+        description="Each deal is played twice with the teams swapped (duplicate format).",
+    )
+    parser.add_argument("--team-a", required=True, choices=sorted(BOTS))
+    parser.add_argument("--team-b", required=True, choices=sorted(BOTS))
+    parser.add_argument("--matches", type=int, default=20, help="even: pairs of mirrored matches")
+    parser.add_argument("--seed", type=int, default=1, help="same seed, same deals")
+    parser.add_argument("--target", type=int, default=100, help="points to win a match")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
+    parser.add_argument(
+        "--seconds", type=float, default=None, help="pimc/omniscient time budget per decision"
+    )
+    parser.add_argument("--samples", type=int, default=None, help="pimc deals per decision")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.set_defaults(handler=run_command)
+
+
+def _options(args: argparse.Namespace) -> dict[str, dict[str, object]]:
+    options: dict[str, dict[str, object]] = {"pimc": {}, "omniscient": {}}
+    if args.seconds is not None:
+        if args.seconds <= 0:
+            raise CommandError("--seconds must be positive")
+        options["pimc"]["seconds"] = options["omniscient"]["seconds"] = args.seconds
+    if args.samples is not None:
+        if args.samples < 1:
+            raise CommandError("--samples must be at least 1")
+        options["pimc"]["samples"] = args.samples
+    return options
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    bar = "#" * filled + "-" * (width - filled)
+    end = "\n" if done == total else ""
+    print(f"\rtournament [{bar}] {done}/{total} matches", end=end, file=sys.stderr, flush=True)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    if args.matches < 2 or args.matches % 2:
+        raise CommandError("--matches must be a positive even number (mirrored pairs)")
+    if args.target < 1:
+        raise CommandError("--target must be at least 1")
+    if args.workers is not None and args.workers < 1:
+        raise CommandError("--workers must be at least 1")
+    workers = args.workers or os.cpu_count() or 1
+    schedule = specs(args.team_a, args.team_b, args.matches, args.seed, args.target, _options(args))
+    outcomes = run(schedule, workers=min(workers, len(schedule)), progress=_progress)
+    figures = report(outcomes, args.team_a, args.team_b)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        print(_text(figures, args))
+    return 0
+
+
+def _text(figures: dict, args: argparse.Namespace) -> str:
+    lines = [
+        f"{figures['matches']} matches ({figures['pairs']} mirrored pairs, "
+        f"{figures['hands']} hands), target {args.target}, seed {args.seed}"
+    ]
+    for key in ("a", "b"):
+        side = figures[key]
+        lo, hi = side["ci95"]
+        plo, phi = side["points_per_hand_ci95"]
+        p50, p95 = side["decision_ms_p50"], side["decision_ms_p95"]
+        timing = "no decisions" if p50 is None else f"decision p50 {p50:.2f} ms, p95 {p95:.2f} ms"
+        lines.append(
+            f"team {key.upper()} {side['bot']:<10} wins {side['wins']:>4} "
+            f"({100 * side['win_rate']:.1f}%, 95% CI {100 * lo:.1f}-{100 * hi:.1f}%)  "
+            f"points/hand {side['points_per_hand']:.2f} [{plo:.2f}, {phi:.2f}]  {timing}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,66 @@
+"""What one seat has seen: its redacted events, folded into a table state and (on demand) a belief.
+
+Bots decide from this and nothing else. Every event is passed through domino.audience.view
+on the way in, so feeding a SeatView the referee's log cannot leak another seat's tiles —
+unless it is built for the 'referee' audience, which only the measuring-only omniscient bot is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from domino.audience import Audience, view
+from domino.commands import Move
+from domino.events import Event, HandStarted, TilePlayed
+from domino.rules import evolve, legal_moves
+from domino.state import MatchState
+from domino.tiles import Seat
+from inference.belief import Belief
+
+
+class SeatView:
+    """The fold of one seat's view of a match; `belief()` is kept up to date lazily."""
+
+    def __init__(self, seat: Seat, audience: Audience | None = None) -> None:
+        self.seat = seat
+        self.audience: Audience = audience or seat
+        self.state: MatchState | None = None
+        self.events: list[Event] = []
+        self._hand_start = 0
+        self._belief: Belief | None = None
+        self._fed = 0
+
+    @classmethod
+    def from_events(
+        cls, events: Iterable[Event], seat: Seat, audience: Audience | None = None
+    ) -> SeatView:
+        seat_view = cls(seat, audience)
+        for event in events:
+            seat_view.apply(event)
+        return seat_view
+
+    def apply(self, event: Event) -> None:
+        event = view(event, self.audience)
+        self.state = evolve(self.state, event)
+        if isinstance(event, HandStarted):
+            self._hand_start = len(self.events)
+        self.events.append(event)
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.state is None else legal_moves(self.state, self.seat)
+
+    def plays(self) -> list[TilePlayed]:
+        """The tiles played so far in the current hand, in order."""
+        return [e for e in self.events[self._hand_start :] if isinstance(e, TilePlayed)]
+
+    def belief(self) -> Belief:
+        """This seat's belief about the unseen tiles (exact posterior; inference.belief)."""
+        if self._belief is None:
+            variant = self.state.variant if self.state is not None else None
+            self._belief = Belief(self.seat, variant) if variant else Belief(self.seat)
+        # only the current hand matters to a belief (hand_started resets it)
+        start = max(self._fed, self._hand_start)
+        for event in self.events[start:]:
+            self._belief.apply(view(event, self.seat))
+        self._fed = len(self.events)
+        return self._belief
