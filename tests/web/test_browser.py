@@ -361,3 +361,31 @@ def test_a_match_in_play_replays_only_for_spectators(
     replay.goto(f"{web_server.base}/#replay={table_id}&perspective=spectator")
     replay.wait_for_function("window.__app && window.__app.data")
     assert replay.eval_on_selector("#persp option[value=S]", "o => o.disabled")
+
+
+def test_double_nine_shows_the_pool_and_stays_fast(context: Any, web_server: WebServer) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(web_server.base + "/")
+    page.wait_for_selector("#create button[type=submit]")
+    page.select_option("select[name=variant]", "partnership-9")
+    page.click("#create button[type=submit]")
+    page.wait_for_function("location.hash.startsWith('#table=')")
+    table_id = re.search(r"table=([A-Za-z0-9_-]+)", page.evaluate("location.hash")).group(1)
+    for _ in range(2):
+        wait_for(lambda: my_turn(page) or app(page, "!!a.state.lastEnded"), what="our turn")
+        if app(page, "!!a.state.lastEnded"):
+            break
+        settle(page)
+        holders = page.eval_on_selector_all("#overlay .grid-card",
+                                            "s => s.map(x => x.dataset.holder)")
+        assert holders == ["W", "N", "E", "pool"]
+        assert page.locator("#overlay .grid-card[data-holder=pool] .c").count() == 55
+        check_overlay(page, web_server, table_id, "S")
+        move_once(page)
+        page.wait_for_function(f"window.__app.state.lastSeq > {app(page, 'a.state.lastSeq')}")
+    renders = page.evaluate("window.__metrics.overlay")
+    print(f"double-nine overlay renders: {[round(r, 1) for r in renders]}")
+    assert max(renders) < 50
+    screenshot(page, "table-double-nine", full_page=True)
+    assert errors == []

@@ -1,0 +1,118 @@
+"""server/replay.py without a browser: perspectives, redaction, beliefs, uploads, routes."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from clients.match_archive import save_match
+from domino.audience import view
+from domino.jsonl import dump_lines
+from domino.selfplay import random_match_events
+from inference import Belief
+from server.replay import (
+    MAX_UPLOAD,
+    ReplayError,
+    build_replay,
+    handle_replay_http,
+    parse_upload,
+)
+from storage import AsyncEventStore, EventStore
+
+
+@pytest.fixture(scope="module")
+def match() -> list:
+    return random_match_events(random.Random(7), target=40, match_id="m-web-1")
+
+
+def test_a_seat_sees_its_own_hand_and_its_exact_belief_at_every_seq(match: list) -> None:
+    replay = build_replay(match, "W")
+    assert replay["finished"] and replay["match_id"] == "m-web-1"
+    assert len(replay["events"]) == len(replay["beliefs"]) == len(match)
+    for event in replay["events"]:
+        if event["type"] == "hand_dealt":
+            assert (event["tiles"] is not None) == (event["seat"] == "W")
+        if event["type"] == "hand_started":
+            assert event["seed"] is None
+    belief = Belief("W")
+    for event, sent in zip(match, replay["beliefs"], strict=True):
+        belief.apply(view(event, "W"))
+        expected = belief.snapshot().to_json_dict()
+        assert sent["seq"] == event.seq
+        assert sent["marginals"] == expected["marginals"]
+        assert sent["facts"] == expected["facts"]
+
+
+def test_all_is_the_referee_log_without_beliefs(match: list) -> None:
+    replay = build_replay(match, "all")
+    assert replay["beliefs"] == []
+    assert all(e["tiles"] for e in replay["events"] if e["type"] == "hand_dealt")
+
+
+def test_a_match_in_play_replays_for_spectators_only(match: list) -> None:
+    in_play = match[: len(match) // 2]
+    assert not build_replay(in_play, "spectator")["finished"]
+    for perspective in ("S", "W", "N", "E", "all"):
+        with pytest.raises(ReplayError) as refused:
+            build_replay(in_play, perspective)
+        assert refused.value.status == 403
+    with pytest.raises(ReplayError) as bad:
+        build_replay(match, "referee")
+    assert bad.value.status == 400
+
+
+def test_uploads_are_checked_with_the_line_or_the_seq(match: list) -> None:
+    text = dump_lines(match)
+    assert len(parse_upload(text.encode())) == len(match)
+    lines = text.splitlines()
+    broken = "\n".join([*lines[:3], "{not json", *lines[4:]])
+    with pytest.raises(ReplayError) as error:
+        parse_upload(broken.encode())
+    assert error.value.line == 4 and "line 4" in str(error.value)
+    forged = [json.loads(line) for line in lines]
+    played = next(e for e in forged if e["type"] == "tile_played" and e["end"])
+    played["end"] = "left" if played["end"] == "right" else "right"
+    with pytest.raises(ReplayError) as error:
+        parse_upload("\n".join(json.dumps(e) for e in forged).encode())
+    assert error.value.seq is not None and error.value.seq >= played["seq"]
+    assert f"seq {error.value.seq}" in str(error.value)
+    with pytest.raises(ReplayError) as error:
+        parse_upload(b" " * (MAX_UPLOAD + 1))
+    assert error.value.status == 413
+    with pytest.raises(ReplayError):
+        parse_upload(b"\xff\xfe")
+
+
+async def test_the_http_routes(match: list, tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite3"
+    with EventStore(db) as sync_store:
+        save_match(sync_store, match)
+    store = AsyncEventStore.open(db)
+    try:
+        status, headers, body = await handle_replay_http("GET", "/api/matches", {}, b"", store)
+        assert status == 200 and headers["Content-Type"] == "application/json"
+        listed = json.loads(body)["matches"]
+        assert [m["match_id"] for m in listed] == ["m-web-1"] and listed[0]["finished"]
+
+        status, _, body = await handle_replay_http(
+            "GET", "/api/matches/m-web-1/replay", {"perspective": "N"}, b"", store)
+        assert status == 200 and json.loads(body)["perspective"] == "N"
+
+        status, _, body = await handle_replay_http(
+            "POST", "/api/replay", {"perspective": "E"}, dump_lines(match).encode(), store)
+        assert status == 200 and len(json.loads(body)["beliefs"]) == len(match)
+
+        for method, path, query, expected in [
+            ("GET", "/api/matches/nope/replay", {}, 404),
+            ("GET", "/api/matches/m-web-1/replay", {"perspective": "X"}, 400),
+            ("GET", "/api/replay", {}, 405),
+            ("GET", "/api/elsewhere", {}, 404),
+        ]:
+            status, _, body = await handle_replay_http(method, path, query, b"", store)
+            assert status == expected and "error" in json.loads(body)
+        assert await handle_replay_http("GET", "/index.html", {}, b"", store) is None
+    finally:
+        await store.aclose()
