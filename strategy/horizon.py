@@ -11,8 +11,10 @@ left (it is nearer to going out) and the team with fewer pips. So, for the team 
 tiles_* is the fewest tiles held by a seat of that team; +0.5 is the tempo of moving first.
 The winner's prize is taken at today's pips (an over-estimate, since tiles keep being shed —
 it only needs to rank positions, and the same bias applies to every move compared).
-The constants were set by eye against exact values of random mid-hand positions (see
-docs/strategy.md); they matter only for decisions made before exact solving is in reach.
+It is a weak guess, and measured as such: on 250 random positions with 14-18 tiles left its
+correlation with the exact value is 0.21 (RMSE 27 points); other constants in the same form
+score 0.19-0.22 (docs/strategy.md). It only matters for deals still too big to solve exactly
+within the budget (over 21 tiles in hands), where it is applied 8-12 plays deep.
 """
 
 from __future__ import annotations
