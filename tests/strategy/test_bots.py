@@ -134,3 +134,14 @@ def test_registry() -> None:
         make_bot("perfect")
     a, b = make_bot("random", seed=3), make_bot("random", seed=3)
     assert a.rng.random() == b.rng.random()
+
+
+def test_bots_play_double_nine_with_its_sleeping_pool() -> None:
+    bots = {
+        s: make_bot("pimc" if s in "NS" else "greedy", seed=s, **FAST.get("pimc", {}))
+        if s in "NS"
+        else make_bot("greedy", seed=s)
+        for s in SEATS
+    }
+    result = play_match(bots, _seed, target=15, variant="partnership-9", scoring="all")
+    assert max(result.scores.values()) >= 15
