@@ -86,6 +86,14 @@ def move_once(page: Any) -> str:
     return "play"
 
 
+def move_and_wait(page: Any) -> str:
+    """move_once, then wait until the page holds the event that records the move."""
+    before = app(page, "a.state.lastSeq")
+    kind = move_once(page)
+    page.wait_for_function(f"window.__app.state.lastSeq > {before}", timeout=10_000)
+    return kind
+
+
 def settle(page: Any) -> None:
     """Wait until the page has the belief for its last event (bots wait on our turn)."""
     page.wait_for_function(
@@ -198,19 +206,19 @@ def test_a_person_plays_a_hand_by_clicking_and_the_overlay_is_exact(
         if my_turn(page):
             settle(page)
             # the highlighted tiles are exactly the legal ones
-            legal = page.eval_on_selector_all(".tile-btn.legal",
-                                              "bs => bs.map(b => b.dataset.tile)")
-            assert legal or page.locator("button.pass.urgent").count()
+            ready = "document.querySelector('.tile-btn.legal, button.pass.urgent')"
+            try:
+                page.wait_for_function(f"!!{ready}", timeout=5000)
+            except Exception as error:  # say what the page held
+                state = app(page, "JSON.stringify({hand: a.state.hand, phase: a.state.phase})")
+                raise AssertionError(f"no legal tile and no pass offered: {state}") from error
             checked.append(check_overlay(page, web_server, table_id, "S"))
             if len(moves) == 1:
                 screenshot(page, "table-overlay", full_page=True)
                 page.hover("#overlay .c[data-p]")
                 tip = page.text_content("#tip")
                 assert tip and "%" in tip
-            moves.append(move_once(page))
-            page.wait_for_function(
-                f"window.__app.state.lastSeq > {app(page, 'a.state.lastSeq')}", timeout=10_000
-            )
+            moves.append(move_and_wait(page))
         else:
             time.sleep(0.05)
     page.wait_for_selector(".status:text-matches('won hand|tied', 'i')")
@@ -238,7 +246,7 @@ def test_reload_mid_hand_resumes_without_duplicates(
     errors = watch_errors(page)
     table_id = create_table_in_lobby(page, web_server)
     wait_for(lambda: my_turn(page), what="our turn")
-    move_once(page)
+    move_and_wait(page)
     wait_for(lambda: my_turn(page), what="our turn again")
     settle(page)
     before = app(page, "({seq: a.state.lastSeq, hand: a.state.hand.number, "
@@ -266,7 +274,7 @@ def test_reload_mid_hand_resumes_without_duplicates(
     page.evaluate("window.__app.conn.drop()")
     page.wait_for_function("window.__app.attaches >= 2 && window.__app.conn.isOpen")
     wait_for(lambda: my_turn(page), what="our turn after the drop")
-    move_once(page)
+    move_and_wait(page)
     page.wait_for_function(f"window.__app.state.lastSeq > {after['seq']}")
     final = app(page, "({dup: a.duplicates, seqs: a.events.map(e => e.seq), n: a.state.lastSeq})")
     assert final["dup"] == 0 and final["seqs"] == list(range(1, final["n"] + 1))
@@ -285,7 +293,7 @@ def test_a_spectator_follows_live(context: Any, web_server: WebServer) -> None:
                  what="our turn")
         if app(player, "!!a.state.lastEnded"):
             break
-        move_once(player)
+        move_and_wait(player)
         target = app(player, "a.state.lastSeq")
         wait_for(lambda t=target: app(watcher, "a.state.lastSeq") >= t, timeout=10,
                  what="the spectator to see the move")
@@ -382,10 +390,48 @@ def test_double_nine_shows_the_pool_and_stays_fast(context: Any, web_server: Web
         assert holders == ["W", "N", "E", "pool"]
         assert page.locator("#overlay .grid-card[data-holder=pool] .c").count() == 55
         check_overlay(page, web_server, table_id, "S")
-        move_once(page)
-        page.wait_for_function(f"window.__app.state.lastSeq > {app(page, 'a.state.lastSeq')}")
+        move_and_wait(page)
     renders = page.evaluate("window.__metrics.overlay")
     print(f"double-nine overlay renders: {[round(r, 1) for r in renders]}")
     assert max(renders) < 50
     screenshot(page, "table-double-nine", full_page=True)
+    assert errors == []
+
+
+def test_the_serve_open_url_joins_that_seat(context: Any, web_server: WebServer) -> None:
+    """`serve --open` creates a table with bots in the other seats and opens #table=ID&seat=S."""
+    with connect(f"ws://127.0.0.1:{web_server.port}/ws") as ws:
+        bots = {seat: "greedy" for seat in ("S", "W", "E")}
+        ws.send(json.dumps({"type": "create_table", "id": 1, "bots": bots}))
+        table_id = json.loads(ws.recv(timeout=10))["table_id"]
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{web_server.base}/#table={table_id}&seat=N")
+    page.wait_for_function("window.__app.token && window.__app.state.hand "
+                           "&& window.__app.state.hand.hands.N")
+    assert page.get_attribute(".seat.pos-bottom", "data-seat") == "N"
+    assert page.get_attribute(".seat.pos-top", "data-seat") == "S"
+    assert page.locator(".pos-bottom .tile-btn").count() == 7
+    # North moves with the keyboard only: arrows pick, Enter plays, L/R end, P passes
+    for _ in range(2):
+        wait_for(lambda: my_turn(page, "N") or app(page, "!!a.state.lastEnded"),
+                 what="North's turn")
+        if app(page, "!!a.state.lastEnded"):
+            break
+        settle(page)
+        before = app(page, "a.state.lastSeq")
+        if page.locator("button.pass.urgent").count():
+            page.keyboard.press("p")
+        else:
+            page.focus(".tile-btn[tabindex='0']")
+            for _ in range(12):
+                if page.evaluate("document.activeElement.dataset.legal") == "true":
+                    break
+                page.keyboard.press("ArrowRight")
+            page.keyboard.press("Enter")
+            if page.locator(".chooser").count():
+                page.keyboard.press("l")
+        page.wait_for_function(f"window.__app.state.lastSeq > {before}")
+        played = app(page, f"a.events.filter(e => e.seq > {before})[0]")
+        assert played["seat"] == "N" and played["type"] in ("tile_played", "passed")
     assert errors == []

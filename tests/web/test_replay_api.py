@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+import threading
 from pathlib import Path
 
 import pytest
@@ -86,7 +88,24 @@ def test_uploads_are_checked_with_the_line_or_the_seq(match: list) -> None:
         parse_upload(b"\xff\xfe")
 
 
-async def test_the_http_routes(match: list, tmp_path: Path) -> None:
+def test_the_http_routes(match: list, tmp_path: Path) -> None:
+    """Run in a thread of its own: a sync Playwright loop may own this thread's loop."""
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(_http_routes(match, tmp_path))
+        except BaseException as error:
+            failures.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
+
+
+async def _http_routes(match: list, tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite3"
     with EventStore(db) as sync_store:
         save_match(sync_store, match)

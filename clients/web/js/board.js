@@ -11,7 +11,7 @@ export function scoreboard(state) {
   const won = state.winner ? ` · <b>${state.winner} won the match</b>` : "";
   return `<div class="scores" aria-label="scores"><span class="team ns">NS <b data-score="NS">${state.scores.NS}</b></span>` +
     `<span class="team ew">EW <b data-score="EW">${state.scores.EW}</b></span>` +
-    `<span class="muted">to ${state.target} · ${hand} · ${state.handsPlayed} played${won}</span></div>`;
+    `<span class="muted">to ${state.target} · ${hand} · ${state.handsPlayed} finished${won}</span></div>`;
 }
 
 export function statusText(state, me) {

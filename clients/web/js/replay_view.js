@@ -94,9 +94,9 @@ export function replayView(root, params) {
     `<label>Perspective <select id="persp">${PERSPECTIVES.map(([v, l]) => `<option value="${v}"${v === perspective ? " selected" : ""}>${l}</option>`).join("")}</select></label>` +
     `<a href="#replay">All replays</a></div>` +
     `<div class="replay-controls" role="group" aria-label="step through the match">` +
-    `<button type="button" data-go="first" aria-label="first">⏮</button><button type="button" data-go="prev" aria-label="previous (left arrow)">◀</button>` +
+    `<button type="button" data-go="first" aria-label="first">|◀</button><button type="button" data-go="prev" aria-label="previous (left arrow)">◀</button>` +
     `<input type="range" id="scrub" min="0" max="0" value="0" aria-label="position in the match">` +
-    `<button type="button" data-go="next" aria-label="next (right arrow)">▶</button><button type="button" data-go="last" aria-label="last">⏭</button>` +
+    `<button type="button" data-go="next" aria-label="next (right arrow)">▶</button><button type="button" data-go="last" aria-label="last">▶|</button>` +
     `<button type="button" data-go="play" aria-label="play or pause (space)">Play</button>` +
     `<button type="button" class="ov-toggle" aria-pressed="${overlayOn}">Overlay (O)</button></div>` +
     `<p id="where" class="where" aria-live="polite"></p>` +

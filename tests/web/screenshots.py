@@ -1,0 +1,29 @@
+"""Regenerate docs/screenshots/*.png: `python -m tests.web.screenshots`.
+
+The browser tests take the screenshots at fixed moments of real games (lobby, the table with
+the overlay after our first move, the phone-width table, double-nine with the pool, a
+spectator, the replay viewer) when DOMINO_SCREENSHOTS is set; this runs them that way. Deals
+are random, so the tiles differ from run to run; the views and moments are the same.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from tests.web.conftest import ROOT, SCREENSHOTS
+
+
+def main() -> int:
+    env = {**os.environ, "DOMINO_SCREENSHOTS": "1"}
+    code = subprocess.call(
+        [sys.executable, "-m", "pytest", "-q", "-m", "browser", "tests/web"], cwd=ROOT, env=env
+    )
+    for path in sorted(SCREENSHOTS.glob("*.png")):
+        print(path.relative_to(ROOT))
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
