@@ -8,7 +8,8 @@ only given for a finished match: while a match is in play, only the public (spec
 replay is served, since a seat's would show its hand.
 
 `handle_replay_http` answers the JSON routes; `wrap_process_request` puts them in front of
-the server's websockets `process_request` hook (one line in server/app.py).
+the server's websockets `process_request` hook, and `replay_upload_ws` takes uploads over a
+WebSocket at UPLOAD_PATH (websockets reads no HTTP bodies): two lines in server/app.py.
 """
 
 from __future__ import annotations
@@ -269,23 +270,49 @@ async def handle_replay_http(
         return _error(error)
 
 
+UPLOAD_PATH = "/api/replay/upload"
+"""WebSocket path for uploads: websockets' HTTP side reads no request bodies."""
+
+
+async def replay_upload_ws(ws: Any) -> None:
+    """One upload per connection on UPLOAD_PATH?perspective=P: the client sends the JSONL log
+    as one text frame; the reply is one frame, the replay JSON or {"error", "line"|"seq"}."""
+    raw_query = ws.request.path.partition("?")[2]
+    perspective = dict(urllib.parse.parse_qsl(raw_query)).get("perspective", "spectator")
+    try:
+        try:
+            text = await asyncio.wait_for(ws.recv(), timeout=60)
+        except TimeoutError as error:
+            raise ReplayError(408, "no log received") from error
+        body = text.encode() if isinstance(text, str) else bytes(text)
+        reply = await asyncio.to_thread(uploaded_replay, body, perspective)
+        await ws.send(reply.decode())
+    except ReplayError as error:
+        await ws.send(json.dumps({**error.to_json(), "status": error.status}))
+    finally:
+        await ws.close()
+
+
 def wrap_process_request(
     inner: Callable[[Any, Any], Any], get_store: Callable[[], StoreLike | None]
 ) -> Callable[[Any, Any], Awaitable[Any]]:
     """A websockets `process_request` that answers /api/ itself and hands the rest to `inner`.
 
     websockets reads no request bodies (its handshake parser refuses a Content-Length), so
-    through it only the GET routes work; POST /api/replay needs an HTTP front that reads
-    bodies (see docs/web.md).
+    through it only the GET routes work; uploads come over the WebSocket at UPLOAD_PATH
+    (`replay_upload_ws`), and POST /api/replay serves an HTTP front that reads bodies.
     """
     from server.http import response
 
     async def process_request(connection: Any, request: Any) -> Any:
         path, _, raw_query = request.path.partition("?")
+        if path == UPLOAD_PATH:
+            return None  # on to the WebSocket handshake: replay_upload_ws answers it
         store = get_store()
         if path.startswith("/api/") and store is not None:
             query = dict(urllib.parse.parse_qsl(raw_query))
-            reply = await handle_replay_http("GET", path, query, b"", store)
+            method = getattr(request, "method", "GET")
+            reply = await handle_replay_http(method, path, query, b"", store)
             if reply is not None:
                 status, headers, body = reply
                 return response(status, body, headers["Content-Type"])

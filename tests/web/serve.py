@@ -12,7 +12,7 @@ import asyncio
 
 import server.app as app_module
 from server.app import DominoServer, ServerConfig, run_until_signalled
-from server.replay import wrap_process_request
+from server.replay import UPLOAD_PATH, replay_upload_ws, wrap_process_request
 from server.table import TableOptions
 
 
@@ -32,6 +32,15 @@ def install_replay_routes(server: DominoServer) -> None:
         return wrap_process_request(original(health, web_root), lambda: server.store)
 
     app_module.make_process_request = make  # type: ignore[assignment]
+    handle = server._handle
+
+    async def route(ws):  # type: ignore[no-untyped-def]
+        if ws.request.path.partition("?")[0] == UPLOAD_PATH:
+            await replay_upload_ws(ws)
+        else:
+            await handle(ws)
+
+    server._handle = route  # type: ignore[method-assign]
 
 
 def main() -> None:

@@ -435,3 +435,36 @@ def test_the_serve_open_url_joins_that_seat(context: Any, web_server: WebServer)
         played = app(page, f"a.events.filter(e => e.seq > {before})[0]")
         assert played["seat"] == "N" and played["type"] in ("tile_played", "passed")
     assert errors == []
+
+
+def test_an_uploaded_log_replays_and_a_bad_one_names_its_line(
+    context: Any, web_server: WebServer, tmp_path: Path
+) -> None:
+    match_id = finished_match(web_server)
+    log = tmp_path / "match.jsonl"
+    log.write_text(dump_lines(stored_events(web_server, match_id)))
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{web_server.base}/#replay")
+    page.wait_for_selector("#upload")
+    page.set_input_files("#file", str(log))
+    page.select_option("#upersp", "E")
+    page.click("#upload button[type=submit]")
+    page.wait_for_function("window.__app && window.__app.data && window.__app.step > 0")
+    assert app(page, "a.data.perspective") == "E"
+    step = app(page, "a.step")
+    assert check_overlay(page, web_server, match_id, "E") == step
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"window.__app.step === {step + 1}")
+    assert check_overlay(page, web_server, match_id, "E") == step + 1
+
+    bad = tmp_path / "bad.jsonl"
+    lines = log.read_text().splitlines()
+    bad.write_text("\n".join([*lines[:2], '{"seq": 3, "type": "nonsense"}', *lines[3:]]))
+    page.goto(f"{web_server.base}/#replay")
+    page.wait_for_selector("#upload")
+    page.set_input_files("#file", str(bad))
+    page.click("#upload button[type=submit]")
+    page.wait_for_selector("#where .error")
+    assert "line 3" in page.text_content("#where .error")
+    assert errors == []

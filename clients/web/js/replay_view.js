@@ -19,7 +19,7 @@ async function getJson(url, init) {
   const type = r.headers.get("Content-Type") || "";
   if (!type.includes("json")) {
     throw new Error(r.ok ? "unexpected reply" : `the server refused the request (HTTP ${r.status})` +
-      (init && init.method === "POST" ? ": this server cannot take uploads yet (see docs/web.md)" : ""));
+      "");
   }
   const data = await r.json();
   if (!r.ok) {
@@ -27,6 +27,31 @@ async function getJson(url, init) {
     throw new Error(`${data.error}${where}`);
   }
   return data;
+}
+
+// Uploads go over a WebSocket of their own (the server's HTTP side reads no bodies).
+function uploadLog(text, perspective) {
+  return new Promise((resolve, reject) => {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/api/replay/upload?perspective=${encodeURIComponent(perspective)}`);
+    let done = false;
+    ws.onopen = () => ws.send(text);
+    ws.onmessage = (e) => {
+      done = true;
+      let data;
+      try {
+        data = JSON.parse(e.data);
+      } catch {
+        return reject(new Error("unreadable reply"));
+      }
+      if (data.error || data.type === "error") {
+        const where = data.line ? ` (line ${data.line})` : data.seq ? ` (seq ${data.seq})` : "";
+        reject(new Error(`${data.error || data.message}${where}`));
+      } else resolve(data);
+      ws.close();
+    };
+    ws.onclose = () => done || reject(new Error("this server does not take uploads (see docs/web.md)"));
+  });
 }
 
 export function describe(ev) {
@@ -154,7 +179,7 @@ export function replayView(root, params) {
     try {
       if (id === "upload") {
         if (!upload) throw new Error("Upload the log again (uploads are not kept across reloads).");
-        data = await getJson(`/api/replay?perspective=${perspective}`, { method: "POST", body: upload.text, headers: { "Content-Type": "application/x-ndjson" } });
+        data = await uploadLog(upload.text, perspective);
       } else {
         data = await getJson(`/api/matches/${encodeURIComponent(id)}/replay?perspective=${perspective}`);
       }
