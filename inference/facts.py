@@ -86,7 +86,8 @@ def facts(position: Position, tight: tuple[int, ...] = ()) -> list[Fact]:
             who = holders_in(union, holders)
             subject = join([name(who[0])] + [name(x, start=False) for x in who[1:]])
             verb = "holds" if k == 1 else "hold"
-            text = f"{subject} {verb} all {_count(len(ts))} remaining {v}s"
+            many = "both" if len(ts) == 2 else f"all {_count(len(ts))}"
+            text = f"{subject} {verb} {many} remaining {v}s"
             out.append(Fact("suit", tuple(who), tuple(ts), (v,), text))
     for s in tight:
         k = popcount(s)
