@@ -31,7 +31,7 @@ function cell(tile, holder, ctx) {
     const revealed = ctx.revealed && ctx.revealed[holder] && ctx.revealed[holder].has(tile);
     return `<div class="c none${revealed ? " revealed" : ""}" data-tile="${tile}" data-holder="${holder}">${revealed ? "●" : ""}</div>`;
   }
-  const dark = p > 0.55;
+  const dark = p > 0.81; // black text below, white above: both ≥ 4.5:1 on the blended shade
   const cls = p === 1 ? " certain" : p === 0 ? " zero" : "";
   return `<div class="c${cls}${dark ? " dark" : ""}" data-tile="${tile}" data-holder="${holder}" ` +
     `data-p="${p}" style="background:rgba(29,78,216,${p.toFixed(3)})">${pct(p)}</div>`;
