@@ -17,7 +17,7 @@ function route() {
   if (params.has("table")) {
     const seat = (params.get("seat") || "S").toUpperCase();
     if (!["S", "W", "N", "E"].includes(seat)) {
-      root.innerHTML = `<p class="error">Unknown seat ${seat}: use S, W, N or E.</p>`;
+      root.textContent = `Unknown seat ${seat}: use S, W, N or E.`;
       return;
     }
     dispose = tableView(root, { tableId: params.get("table"), seat });

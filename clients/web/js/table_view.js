@@ -8,7 +8,7 @@ import { Connection } from "./conn.js";
 import { domino } from "./draw.js";
 import { SEATS, apply, legalMoves, mustPass, newState, nextSeat, parseTile } from "./game.js";
 import { attachHover, renderOverlay } from "./overlay.js";
-import { setConn, toast } from "./ui.js";
+import { esc, setConn, toast } from "./ui.js";
 
 const storeKey = (tableId, seat) => `domino-oracle:seat:${tableId}:${seat}`;
 
@@ -58,7 +58,7 @@ export function tableView(root, { tableId, seat = null }) {
 
   root.innerHTML =
     `<div class="table-view${overlayOn ? "" : " no-overlay"}" data-audience="${audience}">` +
-    `<div class="board-wrap"><div class="table-head"><h1>${me ? `Table ${tableId} · you are ${me}` : `Watching table ${tableId}`}</h1>` +
+    `<div class="board-wrap"><div class="table-head"><h1>${me ? `Table ${esc(tableId)} · you are ${me}` : `Watching table ${esc(tableId)}`}</h1>` +
     `<a href="#">Lobby</a></div><div id="board"></div></div>` +
     `<aside id="overlay" class="overlay" aria-label="probabilities"></aside></div>`;
   const view = root.firstElementChild;
@@ -205,7 +205,7 @@ export function tableView(root, { tableId, seat = null }) {
       const extra = err.code === "unknown_table"
         ? ` <a href="#replay=${encodeURIComponent(tableId)}">Replay it</a> if it has finished.`
         : err.code === "seat_taken" ? ` <a href="#watch=${encodeURIComponent(tableId)}">Watch instead</a>.` : "";
-      boardEl.insertAdjacentHTML("afterbegin", `<p class="error" role="alert">${err.message}${extra}</p>`);
+      boardEl.insertAdjacentHTML("afterbegin", `<p class="error" role="alert">${esc(err.message)}${extra}</p>`);
     }
   }
 
