@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import secrets
 import signal
+import socket
 import sys
 import time
 from dataclasses import dataclass, field
@@ -19,15 +22,18 @@ from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 
-from server.bus import InProcessBus
+from server.bus import Bus, InProcessBus
+from server.cluster import Cluster
 from server.http import WEB_ROOT, make_process_request
 from server.inference_worker import InferencePool
 from server.logs import log
 from server.metrics import Metrics, rss_bytes, watch_loop_lag
 from server.protocol import CreateTable
 from server.registry import Registry
+from server.remote_inference import RemoteInference
 from server.session import Session
 from server.table import Table, TableOptions
+from server.topics import DEFAULT_PREFIX, Topics
 from storage import AsyncEventStore
 
 DEFAULT_DB = "domino-oracle.sqlite3"
@@ -50,15 +56,26 @@ class ServerConfig:
     web_root: Path = WEB_ROOT
     switch_interval: float = 0.0005
     """sys.setswitchinterval for the process (see DominoServer.start)."""
+    mqtt: str | None = None
+    """Broker URL: events and beliefs over MQTT, inference in worker processes, leases."""
+    node: str | None = None
+    """This server's name in the cluster (unique; default host-pid-random)."""
+    topic_prefix: str = DEFAULT_PREFIX
+    lease_seconds: float = 10.0
+    """How long a table's owner may be silent before another server takes the table."""
+    forward_timeout: float = 5.0
+    belief_retry: float = 2.0
+    """Seconds before the workers are asked again for a belief that has not come back."""
 
 
 class DominoServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.metrics = Metrics()
-        self.bus = InProcessBus()
+        self.bus: Bus = InProcessBus()
         self.store: AsyncEventStore | None = None
-        self.pool: InferencePool | None = None
+        self.pool: InferencePool | RemoteInference | None = None
+        self.cluster: Cluster | None = None
         self.registry: Registry | None = None  # type: ignore[assignment]
         self._server: Server | None = None
         self._lag_task: asyncio.Task[None] | None = None
@@ -70,9 +87,13 @@ class DominoServer:
         # (measured: 20 ms commits for 2 ms of fsync). A short interval keeps commits short.
         sys.setswitchinterval(self.config.switch_interval)
         self.store = await asyncio.to_thread(AsyncEventStore.open, self.config.db)
-        self.pool = InferencePool(self.bus, self.metrics)
+        if self.config.mqtt:
+            await self._join_cluster(self.config.mqtt)
+        else:
+            self.pool = InferencePool(self.bus, self.metrics)
         self.pool.start()
-        self.registry = Registry(self.store, self.bus, self.pool, self.metrics, self.config.tables)
+        self.registry = Registry(self.store, self.bus, self.pool, self.metrics, self.config.tables,
+                                 cluster=self.cluster)
         recovered = await self.registry.recover()
         self._lag_task = asyncio.create_task(watch_loop_lag(self.metrics), name="loop-lag")
         self._server = await serve(
@@ -91,7 +112,22 @@ class DominoServer:
         if sockets:
             self.port = sockets[0].getsockname()[1]
         log("listening", host=self.config.host, port=self.port, db=self.config.db,
-            recovered=recovered)
+            recovered=recovered, node=self.cluster.node if self.cluster else "-")
+
+    async def _join_cluster(self, mqtt: str) -> None:
+        """Bus over MQTT, inference by the worker pool, tables by lease (server/cluster.py)."""
+        assert self.store is not None
+        config = self.config
+        node = config.node or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(2)}"
+        topics = Topics(config.topic_prefix)
+        self.cluster = await asyncio.to_thread(
+            lambda: Cluster(mqtt=mqtt, db=str(config.db), node=node, topics=topics,
+                            store=self.store.store, lease_seconds=config.lease_seconds,
+                            forward_timeout=config.forward_timeout))
+        await self.cluster.connect()
+        self.bus = self.cluster.bus
+        self.pool = RemoteInference(self.bus, self.cluster.link, topics, self.metrics,
+                                    config.belief_retry)
 
     async def _handle(self, ws: ServerConnection) -> None:
         await Session(self, ws).run()
@@ -121,6 +157,7 @@ class DominoServer:
             "commits": store.commits if store else 0,
             "rss_bytes": rss_bytes(),
             "cpu_seconds": round(time.process_time(), 3),
+            **({"cluster": self.cluster.health()} if self.cluster else {}),
         }
 
     async def stop(self) -> None:
@@ -134,8 +171,12 @@ class DominoServer:
             self._server.close(close_connections=True)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), timeout=5)
+        if self.cluster is not None:
+            await self.cluster.stop()
         if self.pool is not None:
             await self.pool.stop()
+        if self.cluster is not None:
+            await self.cluster.release()  # our tables drained: the others may take them now
         if self._lag_task is not None:
             self._lag_task.cancel()
         if self.store is not None:

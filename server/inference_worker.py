@@ -13,15 +13,19 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic_core import to_json
 
 from domino.events import Event
 from inference import Belief
 from server.bus import Bus, Envelope, Unsubscribe
+from server.fanout import AUDIENCES
 from server.logs import log
 from server.metrics import Metrics
+
+if TYPE_CHECKING:
+    from server.table import Table
 
 JS_SAFE = 2**53
 SLICE_SECONDS = 0.004
@@ -137,6 +141,15 @@ class InferencePool:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
+
+    def attach_table(self, table: Table) -> dict[str, BeliefWorker]:
+        """One worker per audience, each fed by its audience's events on the bus."""
+        workers = {}
+        for audience in AUDIENCES:
+            worker = BeliefWorker(self, table.table_id, audience)
+            worker.unsubscribe = table.attach(audience, worker.on_event)[1]
+            workers[audience] = worker
+        return workers
 
     def mark(self, worker: BeliefWorker) -> None:
         if id(worker) not in self._queued:

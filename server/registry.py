@@ -1,25 +1,41 @@
 """The tables a server hosts: creation, lookup, listing, retirement and crash recovery.
 
 Recovery folds each unfinished match from its stream: the store is the truth, the
-in-memory tables are a projection that a restart throws away and rebuilds.
+in-memory tables are a projection that a restart throws away and rebuilds. With a Cluster
+(--mqtt), only tables whose lease this server holds are hosted; others are reached through
+RemoteTable handles, and the connections attached here are counted per table (`book`) so a
+table taken over starts with the right presence.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+from collections import Counter
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
 
 from domino.events import Event, parse_event
 from domino.tiles import SEATS
 from domino.variants import VARIANTS
 from server.bots import BOTS
 from server.bus import Bus
-from server.inference_worker import InferencePool
 from server.logs import log
 from server.metrics import Metrics
 from server.protocol import CreateTable, ProtocolError, TableInfo
-from server.table import Table, TableConfig, TableOptions, commands_stream, seats_stream
+from server.table import (
+    Inference,
+    Table,
+    TableConfig,
+    TableOptions,
+    commands_stream,
+    seats_stream,
+)
 from storage import AsyncEventStore
+
+if TYPE_CHECKING:
+    from server.cluster import Cluster
+    from server.remote_table import RemoteTable
 
 
 def new_table_id() -> str:
@@ -31,16 +47,21 @@ class Registry:
         self,
         store: AsyncEventStore,
         bus: Bus,
-        pool: InferencePool,
+        pool: Inference,
         metrics: Metrics,
         options: TableOptions,
+        cluster: Cluster | None = None,
     ) -> None:
         self.store = store
         self.bus = bus
         self.pool = pool
         self.metrics = metrics
         self.options = options
+        self.cluster = cluster
         self.tables: dict[str, Table] = {}
+        self.book: dict[str, Counter[str]] = {}
+        """Connections attached here, per table and audience (seats and "spectator")."""
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     def _new(self, config: TableConfig) -> Table:
         table = Table(
@@ -51,6 +72,7 @@ class Registry:
             metrics=self.metrics,
             options=self.options,
             on_retire=self._retire,
+            on_conflict=self._conflict,
         )
         self.tables[config.table_id] = table
         return table
@@ -60,6 +82,31 @@ class Registry:
         if table is None:
             raise ProtocolError("unknown_table", f"no table {table_id!r} here")
         return table
+
+    async def find(self, table_id: str) -> Table | RemoteTable:
+        """The table here, or (in a cluster) a handle on the one another server owns."""
+        table = self.tables.get(table_id)
+        if table is not None or self.cluster is None:
+            return self.get(table_id)
+        return await self.cluster.locate(table_id)
+
+    def presence(self, table_id: str, audience: str, delta: int) -> None:
+        """A connection here attached to (+1) or left (-1) a table as `audience`."""
+        counts = self.book.setdefault(table_id, Counter())
+        counts[audience] += delta
+        if counts[audience] <= 0:
+            del counts[audience]
+            if not counts:
+                del self.book[table_id]
+        handle: Table | RemoteTable | None = self.tables.get(table_id)
+        if handle is None and self.cluster is not None:
+            handle = self.cluster.remote.get(table_id)
+        if handle is None:
+            return
+        if audience == "spectator":
+            handle.spectators += delta
+        else:
+            handle.presence(audience, delta)  # type: ignore[arg-type]
 
     async def create(self, request: CreateTable) -> Table:
         if request.variant not in VARIANTS:
@@ -77,6 +124,8 @@ class Registry:
             bots=dict(request.bots),
             advice=request.advice,
         )
+        if self.cluster is not None:
+            await self.cluster.claim_new(config.table_id)
         await self.store.append(seats_stream(config.table_id), 0, [config.record()])
         table = self._new(config)
         table.side_seq = 1
@@ -97,30 +146,93 @@ class Registry:
             for table in self.tables.values()
         ]
 
+    async def listing_all(self) -> list[TableInfo]:
+        """This server's tables and (in a cluster) the open tables the others own."""
+        listed = self.listing()
+        if self.cluster is None:
+            return listed
+        leases = await asyncio.to_thread(self.cluster.leases.open_tables)
+        others = [lease.table_id for lease in leases if lease.table_id not in self.tables]
+        return listed + await asyncio.to_thread(self._remote_infos, others)
+
+    def _remote_infos(self, table_ids: list[str]) -> list[TableInfo]:
+        out = []
+        for table_id in table_ids:
+            side = [e.payload for e in self.store.store.read(seats_stream(table_id))]
+            if not side or side[0].get("type") != "table_created":
+                continue
+            config = TableConfig.from_record(side[0])
+            seats: dict[str, str | None] = dict.fromkeys(SEATS)
+            seats.update({s: f"bot:{b}" for s, b in config.bots.items()})
+            for record in side[1:]:
+                if record.get("type") == "seat_claimed":
+                    seats[record["seat"]] = record["name"]
+            remote = self.cluster.remote.get(table_id) if self.cluster else None
+            out.append(TableInfo(
+                table_id=table_id, variant=config.variant, target=config.target,
+                seats=seats,  # type: ignore[arg-type]
+                status="playing" if all(seats.values()) else "waiting",
+                spectators=remote.spectators if remote else 0,
+            ))
+        return out
+
     def _retire(self, table: Table) -> None:
         if self.tables.get(table.table_id) is table:
             del self.tables[table.table_id]
-            asyncio.get_running_loop().create_task(table.close())
+            self.book.pop(table.table_id, None)
+            self._spawn(table.close())
             self.bus.forget(table.table_id)
+            if self.cluster is not None:
+                self._spawn(self.cluster.finish(table.table_id))
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _conflict(self, table: Table) -> None:
+        """Someone else appended to this table's stream: fold it again from the store."""
+        self._spawn(self._reload(table.table_id))
+
+    async def _reload(self, table_id: str) -> None:
+        await self.drop(table_id)
+        if self.cluster is not None:
+            await self.cluster.take_over(table_id)
+        else:
+            await self.restore(table_id)
+
+    async def drop(self, table_id: str) -> None:
+        """Stop hosting a table (its lease went elsewhere); its connections stay subscribed."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            await table.close()
 
     async def recover(self) -> int:
         """Rebuild every unfinished table from the store; returns how many came back."""
+        if self.cluster is not None:  # only what our leases allow
+            return await self.cluster.start(self)
         infos = await self.store.streams(prefix="seats:")
         recovered = 0
         for info in infos:
             table_id = info.stream.split(":", 1)[1]
-            if table_id in self.tables:
-                continue
-            loaded = await asyncio.to_thread(self._read, table_id)
-            if loaded is None:
-                continue
-            side, events, commands = loaded
-            table = self._new(TableConfig.from_record(side[0]))
-            table.restore(side, events, commands)
-            await table.start()
-            recovered += 1
-            log("table_recovered", table=table_id, seq=table.last_seq, status=table.status)
+            if table_id not in self.tables and await self.restore(table_id) is not None:
+                recovered += 1
         return recovered
+
+    async def restore(self, table_id: str) -> Table | None:
+        """Fold one unfinished table from its streams and start it (None: nothing to run)."""
+        loaded = await asyncio.to_thread(self._read, table_id)
+        if loaded is None or table_id in self.tables:
+            return self.tables.get(table_id)
+        side, events, commands = loaded
+        table = self._new(TableConfig.from_record(side[0]))
+        table.restore(side, events, commands)
+        counts = self.book.get(table_id, Counter())
+        table.connected.update({s: n for s, n in counts.items() if s != "spectator"})
+        table.spectators = counts.get("spectator", 0)
+        await table.start()
+        log("table_recovered", table=table_id, seq=table.last_seq, status=table.status)
+        return table
 
     def _read(self, table_id: str) -> tuple[list[dict], list[Event], list[dict]] | None:
         """A table's three streams (read in a worker thread); None if it needs no recovery."""

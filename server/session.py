@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +48,10 @@ from server.ratelimit import TokenBucket
 
 if TYPE_CHECKING:
     from server.app import DominoServer
+    from server.remote_table import RemoteTable
     from server.table import Table
+
+    TableHandle = Table | RemoteTable
 
 OUTBOX_LIMIT = 20_000
 """Frames queued for one slow reader before we give up on it."""
@@ -172,15 +176,16 @@ class Session:
             table = await registry.create(message)
             self.send(TableCreated(id=message.id, table_id=table.table_id).model_dump_json())
         elif isinstance(message, ListTables):
-            self.send(Tables(id=message.id, tables=registry.listing()).model_dump_json())
+            listing = await registry.listing_all()
+            self.send(Tables(id=message.id, tables=listing).model_dump_json())
         elif isinstance(message, Join):
-            await self._join(message, registry.get(message.table_id))
+            await self._join(message, await registry.find(message.table_id))
         elif isinstance(message, Resume):
-            self._resume(message, registry.get(message.table_id))
+            await self._resume(message, await registry.find(message.table_id))
         elif isinstance(message, Watch):
-            self._watch(message, registry.get(message.table_id))
+            await self._watch(message, await registry.find(message.table_id))
         elif isinstance(message, Play | Pass):
-            await self._move(message, registry.get(message.table_id))
+            await self._move(message, await registry.find(message.table_id))
         elif isinstance(message, Leave):
             if message.table_id not in self.attachments:
                 raise ProtocolError("bad_request", f"not at table {message.table_id}")
@@ -189,53 +194,47 @@ class Session:
 
     # -- commands ------------------------------------------------------------------------
 
-    def _attach(self, table: Table, audience: str, after_seq: int, reply: Any) -> None:
-        """Reply, then the backlog and the live feed, in one synchronous step."""
+    async def _attach(self, table: TableHandle, audience: str, after_seq: int,
+                      reply: Callable[[int, int], Any]) -> None:
+        """Reply, then the backlog and the live feed, in order (see Table.open_feed)."""
         if table.table_id in self.attachments:
             self._detach(table.table_id)
-        self.send(reply.model_dump_json())
-        _, detach = table.attach(audience, self._deliver, self._deliver, after_seq)
+
+        def send_reply(after: int, last: int) -> None:
+            self.send(reply(after, last).model_dump_json())
+
+        detach = await table.open_feed(audience, self._deliver, after_seq, send_reply)
+        if self.closed:  # the connection went away while the feed was being set up
+            detach()
+            return
         self.attachments[table.table_id] = _Attachment(audience, detach)
-        if audience == "spectator":
-            table.spectators += 1
-        else:
-            table.presence(audience, +1)  # type: ignore[arg-type]
+        self.server.registry.presence(table.table_id, audience, +1)
 
     def _detach(self, table_id: str) -> None:
         attachment = self.attachments.pop(table_id, None)
         if attachment is None:
             return
         attachment.detach()
-        table = self.server.registry.tables.get(table_id)
-        if table is None:
-            return
-        if attachment.audience == "spectator":
-            table.spectators -= 1
-        else:
-            table.presence(attachment.audience, -1)  # type: ignore[arg-type]
+        self.server.registry.presence(table_id, attachment.audience, -1)
 
-    async def _join(self, message: Join, table: Table) -> None:
-        token = await table.join(message.seat, message.name)
-        reply = Joined(id=message.id, table_id=table.table_id, seat=message.seat, token=token,
-                       last_seq=table.last_seq)
-        self._attach(table, message.seat, 0, reply)
+    async def _join(self, message: Join, table: TableHandle) -> None:
+        token, last_seq = await table.join_seat(message.seat, message.name)
+        await self._attach(table, message.seat, 0, lambda _after, _last: Joined(
+            id=message.id, table_id=table.table_id, seat=message.seat, token=token,
+            last_seq=last_seq))
 
-    def _resume(self, message: Resume, table: Table) -> None:
-        seat = table.seat_for_token(message.token)
+    async def _resume(self, message: Resume, table: TableHandle) -> None:
+        seat = await table.find_seat(message.token)
         if seat is None:
             raise ProtocolError("unauthorized", "that token holds no seat at this table")
-        after = min(message.after_seq, table.last_seq)
-        reply = Resumed(id=message.id, table_id=table.table_id, seat=seat, after_seq=after,
-                        last_seq=table.last_seq)
-        self._attach(table, seat, after, reply)
+        await self._attach(table, seat, message.after_seq, lambda after, last: Resumed(
+            id=message.id, table_id=table.table_id, seat=seat, after_seq=after, last_seq=last))
 
-    def _watch(self, message: Watch, table: Table) -> None:
-        after = min(message.after_seq, table.last_seq)
-        reply = Watching(id=message.id, table_id=table.table_id, after_seq=after,
-                         last_seq=table.last_seq)
-        self._attach(table, "spectator", after, reply)
+    async def _watch(self, message: Watch, table: TableHandle) -> None:
+        await self._attach(table, "spectator", message.after_seq, lambda after, last: Watching(
+            id=message.id, table_id=table.table_id, after_seq=after, last_seq=last))
 
-    async def _move(self, message: Play | Pass, table: Table) -> None:
+    async def _move(self, message: Play | Pass, table: TableHandle) -> None:
         attachment = self.attachments.get(table.table_id)
         if attachment is None or attachment.audience == "spectator":
             raise ProtocolError("unauthorized", "join or resume a seat at this table first")

@@ -20,9 +20,9 @@ import json
 import secrets
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from domino.commands import Command, DealHand, StartMatch
 from domino.errors import RuleViolation, WrongPhase
@@ -33,8 +33,7 @@ from domino.tiles import SEATS, Seat
 from domino.variants import Scoring
 from server.bots import STAND_IN, SeatBot, get_policy
 from server.bus import Bus, Handler, Unsubscribe
-from server.fanout import AUDIENCES, backlog, publish_events
-from server.inference_worker import BeliefWorker, InferencePool
+from server.fanout import backlog, publish_events
 from server.logs import log
 from server.metrics import Metrics
 from server.protocol import ProtocolError
@@ -42,6 +41,20 @@ from server.seats import new_token, token_digest, token_matches
 from storage import AsyncEventStore, ConcurrencyConflict
 
 T = TypeVar("T")
+
+
+class BeliefHandle(Protocol):
+    """An audience's belief producer: in-process worker or the remote pool's stand-in."""
+
+    def refresh(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class Inference(Protocol):
+    """Where beliefs come from: InferencePool (in-process) or RemoteInference (MQTT workers)."""
+
+    def attach_table(self, table: Table) -> Mapping[str, BeliefHandle]: ...
 
 
 def seats_stream(table_id: str) -> str:
@@ -110,10 +123,11 @@ class Table:
         *,
         store: AsyncEventStore,
         bus: Bus,
-        pool: InferencePool,
+        pool: Inference,
         metrics: Metrics,
         options: TableOptions,
         on_retire: Callable[[Table], None] | None = None,
+        on_conflict: Callable[[Table], None] | None = None,
     ) -> None:
         self.config = config
         self.table_id = config.table_id
@@ -123,6 +137,7 @@ class Table:
         self.metrics = metrics
         self.options = options
         self.on_retire = on_retire
+        self.on_conflict = on_conflict
         self.seats: dict[Seat, SeatRecord] = {
             seat: SeatRecord(name=f"bot:{bot}", bot=bot) for seat, bot in config.bots.items()
         }
@@ -135,7 +150,7 @@ class Table:
         self.spectators = 0
         self.autopilot: set[Seat] = set()
         self.bots: dict[Seat, SeatBot] = {}
-        self.workers: dict[str, BeliefWorker] = {}
+        self.workers: Mapping[str, BeliefHandle] = {}
         self._timers: dict[Seat, asyncio.TimerHandle] = {}
         self._deal_pending = False
         self._queue: asyncio.Queue[_Job | None] = asyncio.Queue()
@@ -177,10 +192,7 @@ class Table:
         if self.status == "finished":
             self._schedule_retire()
             return
-        for audience in AUDIENCES:
-            worker = BeliefWorker(self.pool, self.table_id, audience)
-            worker.unsubscribe = self.attach(audience, worker.on_event)[1]
-            self.workers[audience] = worker
+        self.workers = self.pool.attach_table(self)
         for seat, bot_name in self.config.bots.items():
             policy = get_policy(bot_name)
             assert policy is not None
@@ -260,6 +272,11 @@ class Table:
 
         return await self.call(run)
 
+    async def join_seat(self, seat: Seat, name: str) -> tuple[str, int]:
+        """`join`, plus the seq the seat's feed starts from (as RemoteTable answers)."""
+        token = await self.join(seat, name)
+        return token, self.last_seq
+
     async def move(self, seat: Seat, command: Command, command_id: str | int | None) -> int:
         """Apply a seat's play or pass; returns the seq of the event recording it."""
 
@@ -314,7 +331,9 @@ class Table:
         for result in results:
             if isinstance(result, ConcurrencyConflict):
                 log("append_conflict", table=self.table_id, error=result)
-                raise ProtocolError("internal", "the table's stream moved under it")
+                if self.on_conflict is not None:
+                    self.on_conflict(self)
+                raise ProtocolError("internal", "the table's stream moved under it; retry")
         state = self.state
         for event in stamped:
             state = evolve(state, event)
@@ -460,6 +479,17 @@ class Table:
                 unsubscribe()
 
         return self.last_seq, detach
+
+    async def open_feed(
+        self, audience: str, deliver: Handler, after_seq: int, reply: Callable[[int, int], None]
+    ) -> Unsubscribe:
+        """A connection's feed: reply(after, last), then the backlog and the live events."""
+        after = min(after_seq, self.last_seq)
+        reply(after, self.last_seq)
+        return self.attach(audience, deliver, deliver, after)[1]
+
+    async def find_seat(self, token: str) -> Seat | None:
+        return self.seat_for_token(token)
 
     def seat_for_token(self, token: str) -> Seat | None:
         for seat, record in self.seats.items():

@@ -29,6 +29,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="open the browser at a new table, bots in the other three seats")
     parser.add_argument("--seat", default="S", choices=["S", "W", "N", "E"],
                         help="your seat with --open (default: %(default)s)")
+    cluster = parser.add_argument_group(
+        "deployment", "several servers sharing PostgreSQL, with MQTT and inference workers "
+                      "(docs/operations.md)")
+    cluster.add_argument("--mqtt", metavar="URL",
+                         help="broker URL (mqtt://HOST:PORT): events and beliefs over MQTT, "
+                              "beliefs from `domino-oracle worker` processes; needs a "
+                              "postgresql:// --db")
+    cluster.add_argument("--node", help="this server's unique name (default: host-pid-random)")
+    cluster.add_argument("--topic-prefix", default="domino/v1",
+                         help="MQTT topic prefix (default: %(default)s)")
+    cluster.add_argument("--lease-seconds", type=float, default=10.0,
+                         help="table lease: how long a dead owner's tables wait before "
+                              "another server takes them over (default: %(default)s)")
     parser.add_argument("--log-level", default="INFO")
     parser.set_defaults(handler=run)
 
@@ -41,10 +54,18 @@ def run(args: argparse.Namespace) -> int:
     configure(args.log_level.upper())
     if args.grace < 0 or args.bot_delay < 0 or args.hand_pause < 0:
         raise CommandError("--grace, --bot-delay and --hand-pause must be >= 0")
+    if args.mqtt and not args.db.startswith(("postgresql://", "postgres://", "postgresql+")):
+        raise CommandError("--mqtt needs a shared PostgreSQL store: --db postgresql://...")
+    if args.lease_seconds < 1:
+        raise CommandError("--lease-seconds must be >= 1")
     config = ServerConfig(
         host=args.host,
         port=args.port,
         db=args.db,
+        mqtt=args.mqtt,
+        node=args.node,
+        topic_prefix=args.topic_prefix,
+        lease_seconds=args.lease_seconds,
         tables=TableOptions(
             grace=args.grace, bot_delay=args.bot_delay, hand_pause=args.hand_pause
         ),
@@ -62,6 +83,6 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(run_until_signalled(DominoServer(config), opened))
-    except OSError as error:
+    except (OSError, ValueError) as error:
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {error}") from error
     return 0

@@ -1,0 +1,64 @@
+"""`domino-oracle worker`: an inference worker process for the MQTT deployment.
+
+Start as many as the load needs; they share the work through an MQTT v5 shared
+subscription and read the matches from the same event store as the servers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import secrets
+import signal
+import socket
+
+from clients.cli import CommandError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "worker", help="run an inference worker (beliefs over MQTT, events from the store)"
+    )
+    parser.add_argument("--mqtt", required=True, help="broker URL, e.g. mqtt://127.0.0.1:1883")
+    parser.add_argument("--db", required=True,
+                        help="the servers' event store (postgresql://... or a SQLite file)")
+    parser.add_argument("--topic-prefix", default="domino/v1",
+                        help="MQTT topic prefix shared with the servers (default: %(default)s)")
+    parser.add_argument("--group", default="workers",
+                        help="shared-subscription group name (default: %(default)s)")
+    parser.add_argument("--name", help="client id (default: worker-HOST-PID-RANDOM)")
+    parser.add_argument("--log-level", default="INFO")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from server.inference_service import InferenceService
+    from server.logs import configure
+    from server.topics import Topics, parse_mqtt_url
+    from storage import EventStore
+
+    configure(args.log_level.upper())
+    try:
+        parse_mqtt_url(args.mqtt)
+    except ValueError as error:
+        raise CommandError(str(error)) from error
+    name = args.name or f"worker-{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        with EventStore(args.db) as store:
+            service = InferenceService(store, args.mqtt, Topics(args.topic_prefix), name,
+                                       args.group)
+            await service.run(stop)
+
+    try:
+        asyncio.run(main())
+    except ConnectionError as error:
+        raise CommandError(str(error)) from error
+    return 0

@@ -1,0 +1,160 @@
+"""The bus over MQTT: same interface as InProcessBus, topics shared by every server and worker.
+
+Local subscribers are served synchronously, exactly as in-process (the owner's sessions and
+bots never wait for the broker); every publish also goes to the broker (events QoS 1, beliefs
+QoS 1 and retained), and a table with local subscribers is subscribed to on the broker
+(`no_local`, so a server does not hear its own publishes back). Whatever arrives, from here
+or from the broker, passes one gate per (table, audience, kind): a seq already delivered, or
+older, is dropped, so duplicates (QoS 1 redelivery, two workers racing, an owner change) never
+reach a connection and beliefs only move forward.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from pydantic_core import from_json
+
+from domino.events import parse_event
+from server.bus import Envelope, Handler, Kind, Unsubscribe
+from server.logs import log
+from server.mqtt_link import MqttLink
+from server.topics import Topics
+
+Key = tuple[str, str, str]
+OBSERVERS = ("S", "W", "N", "E", "spectator")
+
+
+class MqttBus:
+    def __init__(self, link: MqttLink, topics: Topics) -> None:
+        self.link = link
+        self.topics = topics
+        self._subscribers: dict[Key, dict[int, Handler]] = {}
+        self._retained: dict[Key, Envelope] = {}
+        self._last: dict[Key, int] = {}
+        self._table_refs: dict[str, int] = {}
+        self._subscribing: dict[str, asyncio.Task[None]] = {}
+        self._next_id = 0
+        self.duplicates = 0
+
+    # -- the Bus interface ---------------------------------------------------------------
+
+    def publish(self, envelope: Envelope, *, retain: bool = False) -> None:
+        if not self._deliver(envelope, retain=retain):
+            return
+        topic = (self.topics.events if envelope.kind == "event" else self.topics.beliefs)(
+            envelope.table_id, envelope.audience
+        )
+        self.link.publish(topic, envelope.frame, qos=1, retain=retain)
+
+    def subscribe(self, table_id: str, audience: str, kind: Kind, handler: Handler) -> Unsubscribe:
+        key = (table_id, audience, kind)
+        self._next_id += 1
+        token = self._next_id
+        self._subscribers.setdefault(key, {})[token] = handler
+        self._ref(table_id, +1)
+        retained = self._retained.get(key)
+        if retained is not None:
+            handler(retained)
+        done = False
+
+        def unsubscribe() -> None:
+            nonlocal done
+            if done:
+                return
+            done = True
+            handlers = self._subscribers.get(key)
+            if handlers is not None:
+                handlers.pop(token, None)
+                if not handlers:
+                    del self._subscribers[key]
+            self._ref(table_id, -1)
+
+        return unsubscribe
+
+    def has_subscribers(self, table_id: str, audience: str, kind: Kind) -> bool:
+        return bool(self._subscribers.get((table_id, audience, kind)))
+
+    def retained(self, table_id: str, audience: str, kind: Kind) -> Envelope | None:
+        return self._retained.get((table_id, audience, kind))
+
+    def forget(self, table_id: str) -> None:
+        """A retired table: drop its state here and its retained beliefs on the broker."""
+        for store in (self._subscribers, self._retained, self._last):
+            for key in [k for k in store if k[0] == table_id]:
+                del store[key]
+        for observer in OBSERVERS:
+            self.link.publish(self.topics.beliefs(table_id, observer), b"", qos=1, retain=True)
+        if self._table_refs.pop(table_id, 0) > 0:
+            self._spawn_unsubscribe(table_id)
+
+    # -- the broker side -----------------------------------------------------------------
+
+    async def ensure_subscribed(self, table_id: str) -> None:
+        """Wait until the broker confirmed our subscription to the table's topics."""
+        task = self._subscribing.get(table_id)
+        if task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(task)
+
+    def on_message(self, topic: str, payload: bytes) -> None:
+        """From the link: a table topic's message, turned back into an Envelope."""
+        parsed = self.topics.parse_table_topic(topic)
+        if parsed is None or not payload:
+            return  # not ours, or a cleared retained message
+        table_id, kind, audience = parsed
+        key = (table_id, audience, kind)
+        if key not in self._subscribers:
+            return
+        data: dict[str, Any] = from_json(payload)
+        seq = int(data["seq"])
+        if seq <= self._last.get(key, -1):
+            self.duplicates += 1
+            return
+        event = parse_event(data["event"]) if kind == "event" else None
+        envelope = Envelope(table_id, audience, kind, seq, payload.decode(), event)  # type: ignore[arg-type]
+        self._deliver(envelope, retain=kind == "belief")
+
+    def _deliver(self, envelope: Envelope, *, retain: bool) -> bool:
+        key = (envelope.table_id, envelope.audience, envelope.kind)
+        if envelope.seq <= self._last.get(key, -1):
+            self.duplicates += 1
+            return False
+        self._last[key] = envelope.seq
+        if retain:
+            self._retained[key] = envelope
+        handlers = self._subscribers.get(key)
+        if handlers:
+            for handler in list(handlers.values()):
+                handler(envelope)
+        return True
+
+    def _ref(self, table_id: str, delta: int) -> None:
+        count = self._table_refs.get(table_id, 0) + delta
+        if count > 0:
+            self._table_refs[table_id] = count
+            if count == 1 and delta > 0:
+                topic = self.topics.table(table_id)
+                task = asyncio.get_running_loop().create_task(
+                    self.link.subscribe(topic, qos=1, no_local=True))
+                self._subscribing[table_id] = task
+                task.add_done_callback(lambda t: self._subscribing.pop(table_id, None)
+                                       if self._subscribing.get(table_id) is t else None)
+        else:
+            self._table_refs.pop(table_id, None)
+            for store in (self._retained, self._last):  # nobody here follows it any more
+                for key in [k for k in store if k[0] == table_id]:
+                    del store[key]
+            self._spawn_unsubscribe(table_id)
+
+    def _spawn_unsubscribe(self, table_id: str) -> None:
+        task = asyncio.get_running_loop().create_task(
+            self.link.unsubscribe(self.topics.table(table_id)))
+        task.add_done_callback(_log_failure)
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log("mqtt_unsubscribe_failed", error=repr(task.exception()))

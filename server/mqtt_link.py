@@ -1,0 +1,171 @@
+"""One MQTT v5 connection per process, kept alive: reconnects with backoff and re-subscribes.
+
+aiomqtt 2.x does not reconnect by itself, so `_run` loops: connect, subscribe everything we
+want, send queued publishes, read messages; on `MqttError` wait (0.1 s doubling to 5 s) and
+go again. Publishes never block the caller: they queue and are sent in call order, which
+keeps MQTT's per-topic ordering. Messages that fail in flight are dropped and counted: the
+broker is the fast path, the event store is the truth, and every consumer can catch up
+from it (gaps by seq, beliefs by re-notifying the workers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import aiomqtt
+from paho.mqtt.subscribeoptions import SubscribeOptions
+
+from server.logs import log
+from server.topics import parse_mqtt_url
+
+OnMessage = Callable[[str, bytes], None]
+QUIET = logging.getLogger("domino.mqtt.client")
+QUIET.setLevel(logging.ERROR)  # aiomqtt warns on every publish past 10 in flight: normal here
+OUTBOX_LIMIT = 200_000
+"""Publishes kept while the broker is unreachable; beyond this the oldest go."""
+
+
+@dataclass(frozen=True)
+class _Subscription:
+    qos: int
+    no_local: bool
+
+
+class MqttLink:
+    """A resilient MQTT client: `publish` queues, `subscribe` survives reconnections."""
+
+    def __init__(self, url: str, identifier: str, on_message: OnMessage) -> None:
+        self.host, self.port = parse_mqtt_url(url)
+        self.identifier = identifier
+        self.on_message = on_message
+        self.connected = asyncio.Event()
+        self.connections = 0
+        self.dropped = 0
+        self.received = 0
+        self.published = 0
+        self._client: aiomqtt.Client | None = None
+        self._subscriptions: dict[str, _Subscription] = {}
+        self._outbox: deque[tuple[str, bytes, int, bool]] = deque()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._pending: set[asyncio.Task[None]] = set()
+
+    async def start(self, timeout: float = 10.0) -> None:
+        """Connect (in the background from now on); fail if the first connection takes long."""
+        self._task = asyncio.create_task(self._run(), name=f"mqtt-{self.identifier}")
+        try:
+            await asyncio.wait_for(self.connected.wait(), timeout)
+        except TimeoutError:
+            await self.stop()
+            raise ConnectionError(f"no MQTT broker at {self.host}:{self.port}") from None
+
+    async def stop(self) -> None:
+        """Send what is queued (briefly), then disconnect."""
+        deadline = time.monotonic() + 2.0
+        while (self._outbox or self._pending) and self.connected.is_set() \
+                and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    # -- outgoing ------------------------------------------------------------------------
+
+    def publish(self, topic: str, payload: bytes | str, *, qos: int = 1,
+                retain: bool = False) -> None:
+        data = payload.encode() if isinstance(payload, str) else payload
+        if len(self._outbox) >= OUTBOX_LIMIT:
+            self._outbox.popleft()
+            self.dropped += 1
+        self._outbox.append((topic, data, qos, retain))
+        self._wake.set()
+
+    async def subscribe(self, topic: str, *, qos: int = 1, no_local: bool = False) -> None:
+        """Subscribe now if connected (waiting for SUBACK) and after every reconnection."""
+        self._subscriptions[topic] = _Subscription(qos, no_local)
+        client = self._client
+        if client is not None and self.connected.is_set():
+            with contextlib.suppress(aiomqtt.MqttError):
+                await client.subscribe(topic, options=_options(qos, no_local))
+
+    async def unsubscribe(self, topic: str) -> None:
+        if self._subscriptions.pop(topic, None) is None:
+            return
+        client = self._client
+        if client is not None and self.connected.is_set():
+            with contextlib.suppress(aiomqtt.MqttError):
+                await client.unsubscribe(topic)
+
+    # -- the connection loop -------------------------------------------------------------
+
+    async def _run(self) -> None:
+        backoff = 0.1
+        while True:
+            client = aiomqtt.Client(self.host, self.port, identifier=self.identifier,
+                                    protocol=aiomqtt.ProtocolVersion.V5, keepalive=15,
+                                    logger=QUIET)
+            try:
+                async with client:
+                    self._client = client
+                    for topic, sub in list(self._subscriptions.items()):
+                        await client.subscribe(topic, options=_options(sub.qos, sub.no_local))
+                    self.connections += 1
+                    self.connected.set()
+                    backoff = 0.1
+                    if self.connections > 1:
+                        log("mqtt_reconnected", client=self.identifier)
+                    sender = asyncio.create_task(self._send(client))
+                    try:
+                        async for message in client.messages:
+                            self.received += 1
+                            payload = message.payload
+                            data = payload if isinstance(payload, bytes) else \
+                                str(payload or "").encode()
+                            try:
+                                self.on_message(message.topic.value, data)
+                            except Exception as error:  # one bad message must not stop us
+                                log("mqtt_message_failed", topic=message.topic.value,
+                                    error=repr(error))
+                    finally:
+                        sender.cancel()
+                        await asyncio.gather(sender, return_exceptions=True)
+                        for task in list(self._pending):  # their PUBACKs will never come
+                            task.cancel()
+            except aiomqtt.MqttError as error:
+                log("mqtt_disconnected", client=self.identifier, error=str(error),
+                    retry_in=round(backoff, 2))
+            finally:
+                self._client = None
+                self.connected.clear()
+            await asyncio.sleep(backoff)
+            backoff = min(5.0, backoff * 2)
+
+    async def _send(self, client: aiomqtt.Client) -> None:
+        """Hand queued publishes to the client in order; each waits for its PUBACK alone."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._outbox:
+                topic, data, qos, retain = self._outbox.popleft()
+                task = asyncio.create_task(client.publish(topic, data, qos=qos, retain=retain))
+                self._pending.add(task)
+                task.add_done_callback(self._sent)
+                if len(self._pending) > 2000:  # back-pressure on a slow broker
+                    await asyncio.sleep(0.001)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._pending.discard(task)
+        if task.cancelled() or task.exception() is not None:
+            self.dropped += 1
+        else:
+            self.published += 1
+
+
+def _options(qos: int, no_local: bool) -> SubscribeOptions:
+    return SubscribeOptions(qos=qos, noLocal=no_local)

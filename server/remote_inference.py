@@ -1,0 +1,167 @@
+"""The server's side of out-of-process inference: tell the worker pool a table advanced.
+
+Stands in for InferencePool when the server runs with --mqtt. After each commit the table's
+events reach this module through the bus; it publishes one `{"table_id", "seq"}` work
+notification per table per loop turn (QoS 1, coalesced) and watches the beliefs coming back.
+A watchdog re-notifies when some observer's belief has not reached the seq within
+`retry_after` seconds (a worker died holding the notification, a message was lost in a
+reconnection): the store has everything, so asking again is always safe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import deque
+from typing import TYPE_CHECKING
+
+from server.bus import Bus, Envelope, Unsubscribe
+from server.fanout import AUDIENCES
+from server.metrics import Metrics
+from server.mqtt_link import MqttLink
+from server.topics import Topics
+
+if TYPE_CHECKING:
+    from server.table import Table
+
+
+class _Watch:
+    """One table's outstanding work: what seq was asked for, what came back."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.latest = dict.fromkeys(AUDIENCES, 0)
+        self.stamps: deque[tuple[int, float]] = deque()
+        self.timer: asyncio.TimerHandle | None = None
+        self.tries = 0
+        self.unsubscribers: list[Unsubscribe] = []
+
+    def behind(self, seq: int) -> bool:
+        return min(self.latest.values()) < seq
+
+
+class _Handle:
+    """What a Table holds per audience in place of an in-process BeliefWorker."""
+
+    def __init__(self, remote: RemoteInference, table_id: str, stop: bool) -> None:
+        self.remote, self.table_id, self._owns_stop = remote, table_id, stop
+
+    def refresh(self) -> None:
+        self.remote.refresh(self.table_id)
+
+    def stop(self) -> None:
+        if self._owns_stop:
+            self.remote.detach(self.table_id)
+
+
+class RemoteInference:
+    def __init__(self, bus: Bus, link: MqttLink, topics: Topics, metrics: Metrics,
+                 retry_after: float = 2.0) -> None:
+        self.bus = bus
+        self.link = link
+        self.topics = topics
+        self.metrics = metrics
+        self.retry_after = retry_after
+        self.notifications = 0
+        self.retries = 0
+        self._watches: dict[str, _Watch] = {}
+        self._due: dict[str, tuple[int, bool]] = {}
+
+    def start(self) -> None:
+        pass
+
+    async def stop(self) -> None:
+        for table_id in list(self._watches):
+            self.detach(table_id)
+
+    def attach_table(self, table: Table) -> dict[str, _Handle]:
+        """Follow `table`: notify on every seq, measure and watch the beliefs coming back."""
+        table_id = table.table_id
+        watch = self._watches[table_id] = _Watch(table)
+        watch.unsubscribers.append(
+            self.bus.subscribe(table_id, "spectator", "event", self._on_event))
+        for observer in AUDIENCES:
+            watch.unsubscribers.append(
+                self.bus.subscribe(table_id, observer, "belief", self._on_belief))
+        if table.last_seq:
+            self.notify(table_id, table.last_seq, again=True)  # recovered: catch the workers up
+        return {audience: _Handle(self, table_id, audience == "spectator")
+                for audience in AUDIENCES}
+
+    def detach(self, table_id: str) -> None:
+        watch = self._watches.pop(table_id, None)
+        if watch is not None:
+            for unsubscribe in watch.unsubscribers:
+                unsubscribe()
+            if watch.timer is not None:
+                watch.timer.cancel()
+
+    def refresh(self, table_id: str) -> None:
+        """Someone started listening: make sure a belief for the head seq is on its way."""
+        watch = self._watches.get(table_id)
+        if watch is not None and watch.behind(watch.table.last_seq):
+            self.notify(table_id, watch.table.last_seq, again=True)
+
+    # -- notifications -------------------------------------------------------------------
+
+    def _on_event(self, envelope: Envelope) -> None:
+        watch = self._watches.get(envelope.table_id)
+        if watch is not None:
+            watch.stamps.append((envelope.seq, envelope.stamp))
+        self.notify(envelope.table_id, envelope.seq)
+
+    def notify(self, table_id: str, seq: int, *, again: bool = False) -> None:
+        """Publish work for `table_id` at the end of this loop turn (one per table per turn).
+
+        `again`: the workers should publish even if they already did for this seq.
+        """
+        if not self._due:
+            asyncio.get_running_loop().call_soon(self._flush)
+        before, was_again = self._due.get(table_id, (0, False))
+        self._due[table_id] = (max(seq, before), again or was_again)
+
+    def _flush(self) -> None:
+        due, self._due = self._due, {}
+        for table_id, (seq, again) in due.items():
+            watch = self._watches.get(table_id)
+            message: dict[str, object] = {"table_id": table_id, "seq": seq}
+            if again:
+                message["again"] = True
+            payload = json.dumps(message)
+            self.link.publish(self.topics.work(table_id), payload, qos=1)
+            self.notifications += 1
+            if watch is not None:
+                self._arm(watch, seq)
+
+    def _arm(self, watch: _Watch, seq: int) -> None:
+        if watch.timer is not None:
+            watch.timer.cancel()
+        delay = min(30.0, self.retry_after * (2 ** min(watch.tries, 4)))
+        watch.timer = asyncio.get_running_loop().call_later(delay, self._check, watch, seq)
+
+    def _check(self, watch: _Watch, seq: int) -> None:
+        watch.timer = None
+        table_id = watch.table.table_id
+        if self._watches.get(table_id) is not watch or not watch.behind(seq):
+            watch.tries = 0
+            return
+        watch.tries += 1
+        self.retries += 1
+        self.notify(table_id, max(seq, watch.table.last_seq), again=True)
+
+    # -- beliefs coming back -------------------------------------------------------------
+
+    def _on_belief(self, envelope: Envelope) -> None:
+        watch = self._watches.get(envelope.table_id)
+        if watch is None:
+            return
+        watch.latest[envelope.audience] = max(watch.latest[envelope.audience], envelope.seq)
+        floor = min(watch.latest.values())
+        now = time.monotonic()
+        while watch.stamps and watch.stamps[0][0] <= floor:
+            _, stamp = watch.stamps.popleft()
+            self.metrics.inference_lag.add((now - stamp) * 1000.0)
+            self.metrics.beliefs += 1
+        if not watch.behind(watch.table.last_seq):
+            watch.tries = 0

@@ -1,0 +1,161 @@
+"""A table owned by another server, as seen from this one: read from the store and the bus,
+commands forwarded to the owner.
+
+A connection here may watch, resume or sit at such a table. Its feed is the store (history
+after `after_seq`) joined to the bus (live events and beliefs arriving over MQTT), through a
+gate that delivers each seq once, in order: it subscribes before reading the store (so
+nothing falls between the two), drops what it already delivered, and fills any gap (a
+message lost in a broker reconnection) from the store. Beliefs only move forward and wait
+for their event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from domino.commands import Command, PlayTile
+from domino.events import Event, parse_event
+from domino.tiles import Seat
+from server.bus import Envelope, Handler, Unsubscribe
+from server.fanout import backlog
+from server.seats import token_matches
+from server.table import seats_stream
+
+if TYPE_CHECKING:
+    from server.cluster import Cluster
+
+Reply = Callable[[int, int], None]
+"""Sends the attach reply, given (after_seq, last_seq), before the first event."""
+
+
+class FeedGate:
+    """One connection's view of a remote table: each seq once, in order, gaps filled."""
+
+    def __init__(self, deliver: Handler, after_seq: int,
+                 fill: Callable[[int], Awaitable[list[Envelope]]]) -> None:
+        self.deliver = deliver
+        self.last = after_seq
+        self.fill = fill
+        self.open = False
+        self.closed = False
+        self._held: dict[int, Envelope] = {}
+        self._belief: Envelope | None = None
+        self._belief_seq = -1
+        self._filling: asyncio.Task[None] | None = None
+
+    def on_event(self, envelope: Envelope) -> None:
+        if self.closed or envelope.seq <= self.last:
+            return
+        self._held[envelope.seq] = envelope
+        if self.open:
+            self._flush()
+
+    def on_belief(self, envelope: Envelope) -> None:
+        if self.closed or envelope.seq <= self._belief_seq:
+            return
+        self._belief = envelope
+        if self.open:
+            self._flush()
+
+    def start(self, history: list[Envelope]) -> None:
+        for envelope in history:
+            self._held.setdefault(envelope.seq, envelope)
+        self.open = True
+        self._flush()
+
+    def _flush(self) -> None:
+        while self.last + 1 in self._held:
+            envelope = self._held.pop(self.last + 1)
+            self.last = envelope.seq
+            self.deliver(envelope)
+        for seq in [s for s in self._held if s <= self.last]:
+            del self._held[seq]
+        belief = self._belief
+        if belief is not None and belief.seq <= self.last and belief.seq > self._belief_seq:
+            self._belief_seq = belief.seq
+            self._belief = None
+            self.deliver(belief)
+        if self._held and self._filling is None:  # a gap: fetch it from the store
+            self._filling = asyncio.get_running_loop().create_task(self._fill())
+
+    async def _fill(self) -> None:
+        try:
+            for envelope in await self.fill(self.last):
+                self._held.setdefault(envelope.seq, envelope)
+        finally:
+            self._filling = None
+        if not self.closed:
+            self._flush()
+
+
+class RemoteTable:
+    """The handle a Session uses for a table another node owns."""
+
+    def __init__(self, table_id: str, owner: str, cluster: Cluster) -> None:
+        self.table_id = table_id
+        self.owner = owner
+        self.cluster = cluster
+        self.spectators = 0
+
+    # -- feeds ---------------------------------------------------------------------------
+
+    async def history(self, audience: str, after_seq: int) -> list[Envelope]:
+        stored = await asyncio.to_thread(self.cluster.store.read, self.table_id, after_seq)
+        events: list[Event] = [parse_event(record.payload) for record in stored]
+        return backlog(self.table_id, events, audience, 0)
+
+    async def open_feed(self, audience: str, deliver: Handler, after_seq: int,
+                        reply: Reply) -> Unsubscribe:
+        bus = self.cluster.bus
+
+        async def fill(last: int) -> list[Envelope]:
+            return await self.history(audience, last)
+
+        gate = FeedGate(deliver, after_seq, fill)
+        unsubscribers = [bus.subscribe(self.table_id, audience, "event", gate.on_event),
+                         bus.subscribe(self.table_id, audience, "belief", gate.on_belief)]
+        await bus.ensure_subscribed(self.table_id)  # live first, then history: no hole
+        head = await asyncio.to_thread(self.cluster.store.last_seq, self.table_id)
+        after = min(after_seq, head)
+        gate.last = after
+        history = await self.history(audience, after)
+        reply(after, max(head, after + len(history)))
+        gate.start(history)
+
+        def detach() -> None:
+            gate.closed = True
+            for unsubscribe in unsubscribers:
+                unsubscribe()
+
+        return detach
+
+    async def find_seat(self, token: str) -> Seat | None:
+        stored = await asyncio.to_thread(self.cluster.store.read, seats_stream(self.table_id))
+        seat = None
+        for record in stored:  # the latest claim of a seat wins, as in Table.restore
+            data: dict[str, Any] = record.payload
+            if data.get("type") == "seat_claimed" and token_matches(token,
+                                                                    data.get("token_sha256")):
+                seat = data["seat"]
+        return seat
+
+    # -- forwarded commands --------------------------------------------------------------
+
+    async def join(self, seat: Seat, name: str) -> tuple[str, int]:
+        result = await self.cluster.forward(self, {"op": "join", "table_id": self.table_id,
+                                                   "seat": seat, "name": name})
+        return result["token"], int(result["last_seq"])
+
+    async def move(self, seat: Seat, command: Command, command_id: str | int | None) -> int:
+        op: dict[str, Any] = {"op": "move", "table_id": self.table_id, "seat": seat,
+                              "id": command_id}
+        if isinstance(command, PlayTile):
+            op.update(tile=str(command.tile), end=command.end)
+        result = await self.cluster.forward(self, op)
+        return int(result["seq"])
+
+    def presence(self, seat: Seat, delta: int) -> None:
+        self.cluster.forwarder.tell(self.owner, {"op": "presence", "table_id": self.table_id,
+                                                 "seat": seat, "delta": delta})

@@ -1,0 +1,64 @@
+"""The MQTT topic layout, in one place, so servers, workers, docs and tests agree.
+
+    {prefix}/tables/{table}/events/{audience}   one event per message, that audience's view
+    {prefix}/tables/{table}/beliefs/{observer}  the observer's latest belief (retained)
+    {prefix}/work/{table}                       "table advanced to seq N" for the worker pool
+    {prefix}/nodes/{node}/commands              commands forwarded to the table's owner
+    {prefix}/nodes/{node}/replies               answers to forwarded commands
+
+The prefix (default `domino/v1`) versions the layout and lets test runs share one broker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+DEFAULT_PREFIX = "domino/v1"
+WORKER_GROUP = "workers"
+
+
+@dataclass(frozen=True)
+class Topics:
+    prefix: str = DEFAULT_PREFIX
+
+    def table(self, table_id: str) -> str:
+        """Every topic of one table (a subscription filter)."""
+        return f"{self.prefix}/tables/{table_id}/#"
+
+    def events(self, table_id: str, audience: str) -> str:
+        return f"{self.prefix}/tables/{table_id}/events/{audience}"
+
+    def beliefs(self, table_id: str, observer: str) -> str:
+        return f"{self.prefix}/tables/{table_id}/beliefs/{observer}"
+
+    def work(self, table_id: str) -> str:
+        return f"{self.prefix}/work/{table_id}"
+
+    def work_shared(self, group: str = WORKER_GROUP) -> str:
+        """The worker pool's shared subscription: each notification goes to one worker."""
+        return f"$share/{group}/{self.prefix}/work/#"
+
+    def commands(self, node: str) -> str:
+        return f"{self.prefix}/nodes/{node}/commands"
+
+    def replies(self, node: str) -> str:
+        return f"{self.prefix}/nodes/{node}/replies"
+
+    def parse_table_topic(self, topic: str) -> tuple[str, str, str] | None:
+        """(table_id, kind "event"/"belief", audience) for a table topic, else None."""
+        head = f"{self.prefix}/tables/"
+        if not topic.startswith(head):
+            return None
+        parts = topic[len(head):].split("/")
+        if len(parts) != 3 or parts[1] not in ("events", "beliefs"):
+            return None
+        return parts[0], "event" if parts[1] == "events" else "belief", parts[2]
+
+
+def parse_mqtt_url(url: str) -> tuple[str, int]:
+    """(host, port) from `mqtt://host[:port]` (or a bare `host[:port]`)."""
+    parsed = urlsplit(url if "://" in url else f"mqtt://{url}")
+    if parsed.scheme not in ("mqtt", "tcp") or not parsed.hostname:
+        raise ValueError(f"not an MQTT URL: {url!r} (expected mqtt://HOST:PORT)")
+    return parsed.hostname, parsed.port or 1883
