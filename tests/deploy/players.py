@@ -1,0 +1,110 @@
+"""Seat players and checks shared by the deployment tests."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from dataclasses import dataclass, field
+
+import pytest
+
+from clients.python import DominoClient, SeatView, ServerError
+from domino.audience import view
+from domino.events import Event
+from inference import Belief
+from server.inference_worker import belief_frame
+from server.protocol import BeliefMessage, EventMessage
+
+
+@dataclass
+class Player:
+    seat: str
+    token: str = ""
+    view: SeatView = field(default_factory=lambda: SeatView("?"))
+    acks: dict[int, str] = field(default_factory=dict)
+    beliefs: list[BeliefMessage] = field(default_factory=list)
+    inflight: tuple[str, str | None, str | None] | None = None
+    counter: int = 0
+
+
+async def send_move(client: DominoClient, table_id: str, player: Player) -> None:
+    """Send the in-flight move; `internal` (owner unreachable mid-failover) is retried."""
+    assert player.inflight is not None
+    command_id, tile, end = player.inflight
+    for _ in range(40):
+        try:
+            ack = await (client.pass_(table_id, id=command_id) if tile is None
+                         else client.play(table_id, tile, end, id=command_id))
+        except ServerError as error:
+            if error.code != "internal":
+                raise
+            await asyncio.sleep(0.25)
+            continue
+        player.acks[ack.seq] = tile or "pass"
+        player.inflight = None
+        return
+    raise AssertionError(f"{player.seat}: move {command_id} never acknowledged")
+
+
+async def play(client: DominoClient, table_id: str, player: Player, rng: random.Random) -> None:
+    """Play until the match ends or the connection dies; keep every ack and belief."""
+    acted_at = -1
+    view_ = player.view
+    while not view_.finished:
+        try:
+            message = await client.next_message(timeout=0.5)
+        except TimeoutError:
+            if client.closed.is_set():
+                return
+            continue
+        if isinstance(message, EventMessage):
+            view_.apply(message)
+        elif isinstance(message, BeliefMessage):
+            player.beliefs.append(message)
+        if view_.my_turn() and view_.last_seq > acted_at and client.feed.empty():
+            acted_at = view_.last_seq
+            move = view_.random_move(rng)
+            player.counter += 1
+            player.inflight = (f"{player.seat}-{player.counter}",
+                               None if move is None else str(move.tile),
+                               None if move is None else move.end)
+            try:
+                await send_move(client, table_id, player)
+            except ServerError as error:
+                assert error.code in ("not_your_turn", "illegal_move", "wrong_phase"), error
+                player.inflight = None
+            except (ConnectionError, OSError, TimeoutError):
+                return  # killed mid-request: the command stays in flight
+
+
+async def collect_beliefs(client: DominoClient, into: list[BeliefMessage], upto: int,
+                          timeout: float = 20) -> None:
+    """Read the feed until a belief for seq `upto` has arrived."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not into or into[-1].seq < upto:
+        message = await client.next_message(max(0.01, deadline - loop.time()))
+        if isinstance(message, BeliefMessage):
+            into.append(message)
+
+
+def expected_belief(table_id: str, events: list[Event], observer: str, seq: int) -> dict:
+    """The belief recomputed from the stored log, exactly as a worker would publish it."""
+    belief = Belief.from_events([view(e, observer) for e in events[:seq]], observer)  # type: ignore[arg-type]
+    return json.loads(belief_frame(table_id, belief.snapshot().to_json_dict()))
+
+
+def check_beliefs(table_id: str, events: list[Event], observer: str,
+                  beliefs: list[BeliefMessage]) -> None:
+    """In order (seq never goes back) and equal to the recomputation at their seq."""
+    assert beliefs, f"{observer} got no belief"
+    seqs = [b.seq for b in beliefs]
+    assert seqs == sorted(seqs), f"{observer}: beliefs out of order {seqs}"
+    for message in beliefs:
+        expected = expected_belief(table_id, events, observer, message.seq)
+        assert message.observer == observer
+        assert str(message.consistent_deals) == str(expected["consistent_deals"]), message.seq
+        assert message.marginals.keys() == expected["marginals"].keys()
+        for holder, tiles in expected["marginals"].items():
+            assert message.marginals[holder] == pytest.approx(tiles, abs=1e-12), message.seq

@@ -1,0 +1,188 @@
+"""The deployment, for real: servers and inference workers as processes, sharing PostgreSQL
+and Mosquitto. Workers and a table's owner are SIGKILLed mid-match; beliefs stay exact and
+in order, and nothing acknowledged is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from clients.python import DominoClient, SeatView
+from domino.audience import view
+from domino.events import Event, Passed, TilePlayed, parse_event
+from domino.validate import check_log
+from server.protocol import BeliefMessage, EventMessage
+from storage import EventStore
+from tests.deploy.helpers import free_port, kill, start_server, start_worker, stop
+from tests.deploy.players import Player, check_beliefs, collect_beliefs, play, send_move
+
+pytestmark = [pytest.mark.mqtt, pytest.mark.postgres]
+
+
+def stored_events(db: str, table_id: str) -> list[Event]:
+    with EventStore(db) as store:
+        assert store.verify_chain(table_id).ok
+        return [parse_event(e.payload) for e in store.read(table_id)]
+
+
+def health(port: int) -> dict:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:
+        return json.loads(response.read())
+
+
+class Watcher:
+    """A spectator connection that keeps every event and belief it is sent."""
+
+    def __init__(self, client: DominoClient) -> None:
+        self.client = client
+        self.events: list[EventMessage] = []
+        self.beliefs: list[BeliefMessage] = []
+        client.on_message = self._on
+
+    def _on(self, message: object) -> None:
+        if isinstance(message, EventMessage):
+            self.events.append(message)
+        elif isinstance(message, BeliefMessage):
+            self.beliefs.append(message)
+
+    async def wait_for_seq(self, seq: int, timeout: float = 20) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self.events or self.events[-1].seq < seq or \
+                not self.beliefs or self.beliefs[-1].seq < seq:
+            assert loop.time() < deadline, f"watcher stuck at {self.events[-1:]}"
+            await asyncio.sleep(0.05)
+
+
+def check_watcher(watcher: Watcher, table_id: str, events: list[Event]) -> None:
+    """Every seq once, in order, as the public sees it; public beliefs exact and in order."""
+    assert [m.seq for m in watcher.events] == [e.seq for e in events]
+    for message, event in zip(watcher.events, events, strict=True):
+        assert parse_event(message.event) == view(event, "spectator")
+    check_beliefs(table_id, events, "spectator", watcher.beliefs)
+
+
+async def seat_players(url: str, table_id: str) -> tuple[dict[str, Player], dict]:
+    players = {seat: Player(seat, view=SeatView(seat)) for seat in "SWNE"}
+    clients = {seat: await DominoClient.connect(url) for seat in "SWNE"}
+    for seat, client in clients.items():
+        players[seat].token = (await client.join(table_id, seat)).token
+    return players, clients
+
+
+async def test_workers_in_processes_one_killed_mid_match(
+    tmp_path: Path, pg_url: str, mqtt_url: str, prefix: str
+) -> None:
+    """A full match whose beliefs all come from worker processes; one worker is SIGKILLed
+    mid-match and another started; a second server's spectator follows the table."""
+    log = tmp_path / "processes.log"
+    port1, port2 = free_port(), free_port()
+    processes = [start_server(port1, pg_url, mqtt_url, prefix, "s1", log),
+                 start_server(port2, pg_url, mqtt_url, prefix, "s2", log)]
+    workers = [start_worker(pg_url, mqtt_url, prefix, log) for _ in range(2)]
+    processes += workers
+    try:
+        url1, url2 = f"ws://127.0.0.1:{port1}/ws", f"ws://127.0.0.1:{port2}/ws"
+        creator = await DominoClient.connect(url1)
+        table_id = await creator.create_table(target=30)
+        watcher = Watcher(await DominoClient.connect(url2))
+        await watcher.client.watch(table_id)  # served by s2, owned by s1
+        players, clients = await seat_players(url1, table_id)
+        tasks = [asyncio.create_task(play(clients[s], table_id, players[s], random.Random(i)))
+                 for i, s in enumerate("SWNE")]
+        while sum(len(p.acks) for p in players.values()) < 15:
+            await asyncio.sleep(0.01)
+        kill(workers[0])  # mid-match, maybe mid-belief
+        late_log = tmp_path / "late-worker.log"
+        late = start_worker(pg_url, mqtt_url, prefix, late_log)
+        processes.append(late)
+        await asyncio.gather(*tasks)
+        assert all(p.view.finished for p in players.values())
+
+        events = stored_events(pg_url, table_id)
+        last = events[-1].seq
+        for seat, player in players.items():  # the final beliefs arrive too
+            await collect_beliefs(clients[seat], player.beliefs, last)
+        await watcher.wait_for_seq(last)
+        for seat, player in players.items():
+            check_beliefs(table_id, events, seat, player.beliefs)
+            assert player.beliefs[-1].seq == last
+        check_watcher(watcher, table_id, events)
+        assert health(port1)["cluster"]["node"] == "s1"
+        for client in [creator, watcher.client, *clients.values()]:
+            await client.close()
+    finally:
+        for process in processes:
+            stop(process)
+    check_log(events)
+    assert events[-1].type == "match_ended"
+    stopped = [line for line in late_log.read_text().splitlines() if "worker_stopped" in line]
+    assert stopped and "beliefs=0 " not in stopped[0], stopped  # the late worker took part
+
+
+async def test_owner_killed_table_taken_over_nothing_acknowledged_lost(
+    tmp_path: Path, pg_url: str, mqtt_url: str, prefix: str
+) -> None:
+    """SIGKILL the table's owner mid-match: the other server takes the table over from the
+    store; the players resume there with their tokens (retrying what was in flight, same id)
+    and finish; the other server's spectator never misses or repeats a seq."""
+    log = tmp_path / "processes.log"
+    port1, port2 = free_port(), free_port()
+    owner = start_server(port1, pg_url, mqtt_url, prefix, "s1", log)
+    processes = [owner, start_server(port2, pg_url, mqtt_url, prefix, "s2", log),
+                 start_worker(pg_url, mqtt_url, prefix, log)]
+    try:
+        url1, url2 = f"ws://127.0.0.1:{port1}/ws", f"ws://127.0.0.1:{port2}/ws"
+        creator = await DominoClient.connect(url1)
+        table_id = await creator.create_table(target=30)
+        watcher = Watcher(await DominoClient.connect(url2))
+        await watcher.client.watch(table_id)
+        players, clients = await seat_players(url1, table_id)
+        tasks = [asyncio.create_task(play(clients[s], table_id, players[s], random.Random(i)))
+                 for i, s in enumerate("SWNE")]
+        while sum(len(p.acks) for p in players.values()) < 20:
+            await asyncio.sleep(0.005)
+        kill(owner)
+        await asyncio.gather(*tasks)
+        acked_before = {seq: move for p in players.values() for seq, move in p.acks.items()}
+        assert not any(p.view.finished for p in players.values())
+
+        clients = {seat: await DominoClient.connect(url2) for seat in "SWNE"}
+        for seat, client in clients.items():
+            player = players[seat]
+            await client.resume(table_id, player.token, after_seq=player.view.last_seq)
+        for seat, client in clients.items():  # retry what the kill interrupted, same id
+            if players[seat].inflight is not None:
+                await send_move(client, table_id, players[seat])
+        await asyncio.gather(*(play(clients[s], table_id, players[s], random.Random(10 + i))
+                               for i, s in enumerate("SWNE")))
+        assert all(p.view.finished for p in players.values())
+        events = stored_events(pg_url, table_id)
+        await watcher.wait_for_seq(events[-1].seq)
+        assert health(port2)["cluster"]["takeovers"] >= 1
+        for client in [watcher.client, *clients.values()]:
+            await client.close()
+    finally:
+        for process in processes:
+            stop(process)
+
+    check_log(events)
+    assert events[-1].type == "match_ended"
+    by_seq = {e.seq: e for e in events}
+    for seq, tile in acked_before.items():  # nothing acknowledged was lost
+        event = by_seq[seq]
+        assert isinstance(event, TilePlayed | Passed)
+        assert (str(event.tile) if isinstance(event, TilePlayed) else "pass") == tile
+    for player in players.values():  # every ack names that seat's own move, applied once
+        for seq, tile in player.acks.items():
+            event = by_seq[seq]
+            assert event.seat == player.seat
+            assert (str(event.tile) if isinstance(event, TilePlayed) else "pass") == tile
+        assert [e.seq for e in player.view.events] == [e.seq for e in events]
+    check_watcher(watcher, table_id, events)
