@@ -27,6 +27,9 @@ from server.topics import parse_mqtt_url
 OnMessage = Callable[[str, bytes], None]
 QUIET = logging.getLogger("domino.mqtt.client")
 QUIET.setLevel(logging.ERROR)  # aiomqtt warns on every publish past 10 in flight: normal here
+MAX_INFLIGHT = 100
+"""QoS 1 messages awaiting PUBACK (paho's default is 20; larger windows cost more than they
+give: paho and aiomqtt scan the in-flight set on every acknowledgement)."""
 OUTBOX_LIMIT = 200_000
 """Publishes kept while the broker is unreachable; beyond this the oldest go."""
 
@@ -109,7 +112,7 @@ class MqttLink:
         while True:
             client = aiomqtt.Client(self.host, self.port, identifier=self.identifier,
                                     protocol=aiomqtt.ProtocolVersion.V5, keepalive=15,
-                                    logger=QUIET)
+                                    max_inflight_messages=MAX_INFLIGHT, logger=QUIET)
             try:
                 async with client:
                     self._client = client

@@ -5,8 +5,9 @@ A connection here may watch, resume or sit at such a table. Its feed is the stor
 after `after_seq`) joined to the bus (live events and beliefs arriving over MQTT), through a
 gate that delivers each seq once, in order: it subscribes before reading the store (so
 nothing falls between the two), drops what it already delivered, and fills any gap (a
-message lost in a broker reconnection) from the store. Beliefs only move forward and wait
-for their event.
+message lost in a broker reconnection, or an event QoS 0 dropped) from the store, including
+the tail: a belief newer than the last event delivered also sends it to the store. Beliefs
+only move forward and wait for their event.
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ class FeedGate:
             self._belief_seq = belief.seq
             self._belief = None
             self.deliver(belief)
-        if self._held and self._filling is None:  # a gap: fetch it from the store
+        ahead = self._belief is not None and self._belief.seq > self.last
+        if (self._held or ahead) and self._filling is None:  # a gap: fetch it from the store
             self._filling = asyncio.get_running_loop().create_task(self._fill())
 
     async def _fill(self) -> None:

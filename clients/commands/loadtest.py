@@ -19,14 +19,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--spectators", type=int, default=0, help="spectators per table")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--mqtt", metavar="URL",
+                        help="without --url: start the server in MQTT mode with this broker, "
+                             "plus --workers inference worker processes (needs --db)")
+    parser.add_argument("--db", help="with --mqtt: the PostgreSQL store URL")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="with --mqtt: inference worker processes (default: %(default)s)")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from clients.python.loadtest import local_server, report, run_load
+    from clients.python.loadtest import Deployment, local_server, report, run_load
 
     if args.tables < 1 or args.seconds <= 0 or args.spectators < 0:
         raise CommandError("--tables must be >= 1, --seconds > 0, --spectators >= 0")
+    deployment = None
+    if args.mqtt:
+        if not args.db or args.url:
+            raise CommandError("--mqtt needs --db postgresql://... and no --url")
+        deployment = Deployment(args.mqtt, args.db, max(1, args.workers))
 
     def go(url: str) -> dict:
         return asyncio.run(run_load(url, args.tables, args.spectators, args.seconds))
@@ -35,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         if args.url:
             figures = go(args.url)
         else:
-            with local_server() as url:
+            with local_server(deployment) as url:
                 figures = go(url)
     except (OSError, RuntimeError) as error:
         raise CommandError(str(error)) from error

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import random
+import secrets
 import socket
 import subprocess
 import sys
@@ -222,6 +223,7 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float) -> di
         ) if figures.moves else None,
         "server_rss_mb": round(under_load.get("rss_bytes", 0) / 2**20, 1),
         "server_rss_per_table_kb": round(rss_growth / tables / 1024, 1) if tables else 0.0,
+        "server_cluster": after.get("cluster"),
     }
 
 
@@ -231,9 +233,23 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+@dataclass(frozen=True)
+class Deployment:
+    """The MQTT + PostgreSQL mode: broker URL, store URL, worker processes to start."""
+
+    mqtt: str
+    db: str
+    workers: int = 2
+
+
 @contextlib.contextmanager
-def local_server() -> Any:
-    """A server subprocess on a free port with a temporary SQLite file; yields its ws URL."""
+def local_server(deployment: Deployment | None = None) -> Any:
+    """A server subprocess on a free port; yields its ws URL.
+
+    Default: a temporary SQLite file and in-process inference. With a Deployment: the
+    server in --mqtt mode on that PostgreSQL store (in a fresh topic prefix), plus the
+    worker processes.
+    """
     with tempfile.TemporaryDirectory(prefix="domino-load-") as tmp:
         port = free_port()
         command = [
@@ -241,6 +257,15 @@ def local_server() -> Any:
             "--db", str(Path(tmp) / "load.sqlite3"), "--bot-delay", "0", "--hand-pause", "0",
             "--log-level", "WARNING",
         ]
+        workers: list[subprocess.Popen] = []
+        if deployment is not None:
+            prefix = f"loadtest/{secrets.token_hex(4)}"
+            command[command.index("--db") + 1] = deployment.db
+            command += ["--mqtt", deployment.mqtt, "--topic-prefix", prefix]
+            workers = [subprocess.Popen(
+                [sys.executable, "-m", "clients.cli", "worker", "--mqtt", deployment.mqtt,
+                 "--db", deployment.db, "--topic-prefix", prefix, "--log-level", "INFO"],
+                cwd=ROOT) for _ in range(deployment.workers)]
         process = subprocess.Popen(command, cwd=ROOT)
         try:
             url = f"ws://127.0.0.1:{port}/ws"
@@ -255,11 +280,13 @@ def local_server() -> Any:
                     time.sleep(0.1)
             yield url
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            for child in [process, *workers]:
+                child.terminate()
+            for child in [process, *workers]:
+                try:
+                    child.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    child.kill()
 
 
 def report(figures: dict[str, Any]) -> str:
