@@ -151,6 +151,7 @@ class InferenceService:
             self.link.publish(self.topics.beliefs(table_id, audience), frame, qos=1, retain=True)
         tables.published = tables.folded
         self.compute_seconds += time.perf_counter() - started
+        await asyncio.sleep(0)  # read the socket between tables: acks, new notifications
         self.beliefs += len(frames)
 
     def _forget_idle(self) -> None:

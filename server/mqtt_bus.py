@@ -26,6 +26,11 @@ from server.topics import Topics
 Key = tuple[str, str, str]
 _SEQ = re.compile(rb'^\{"type":"(?:event|belief)","table_id":"[A-Za-z0-9_-]+","seq":(\d+)')
 OBSERVERS = ("S", "W", "N", "E", "spectator")
+SUBSCRIBE_QOS = 0
+"""A server takes its tables' topics at QoS 0: the broker's per-client window of unacked
+QoS 1 messages (Mosquitto: 20) throttled a busy server to ~20 beliefs per loop turn. A
+belief lost on the way is re-requested by the watchdog (RemoteInference) and is retained;
+a lost event is filled from the store."""
 EVENT_QOS = 0
 """Events: at most once. The store is their durable channel and every remote reader fills
 gaps from it (RemoteTable's gate); QoS 1 measured ~2.5x the server CPU per move (per-message
@@ -144,7 +149,7 @@ class MqttBus:
             if count == 1 and delta > 0:
                 topic = self.topics.table(table_id)
                 task = asyncio.get_running_loop().create_task(
-                    self.link.subscribe(topic, qos=1, no_local=True))
+                    self.link.subscribe(topic, qos=SUBSCRIBE_QOS, no_local=True))
                 self._subscribing[table_id] = task
                 task.add_done_callback(lambda t: self._subscribing.pop(table_id, None)
                                        if self._subscribing.get(table_id) is t else None)
