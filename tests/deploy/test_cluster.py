@@ -93,6 +93,8 @@ async def test_workers_in_processes_one_killed_mid_match(
         table_id = await creator.create_table(target=30)
         watcher = Watcher(await DominoClient.connect(url2))
         await watcher.client.watch(table_id)  # served by s2, owned by s1
+        listed = await watcher.client.list_tables()  # s2's lobby shows s1's table
+        assert table_id in {t.table_id for t in listed.tables}
         players, clients = await seat_players(url1, table_id)
         tasks = [asyncio.create_task(play(clients[s], table_id, players[s], random.Random(i)))
                  for i, s in enumerate("SWNE")]
