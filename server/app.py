@@ -31,6 +31,7 @@ from server.metrics import Metrics, rss_bytes, watch_loop_lag
 from server.protocol import CreateTable
 from server.registry import Registry
 from server.remote_inference import RemoteInference
+from server.replay import UPLOAD_PATH, replay_upload_ws, wrap_process_request
 from server.session import Session
 from server.table import Table, TableOptions
 from server.topics import DEFAULT_PREFIX, Topics
@@ -100,7 +101,9 @@ class DominoServer:
             self._handle,
             self.config.host,
             self.config.port,
-            process_request=make_process_request(self.health, self.config.web_root),
+            process_request=wrap_process_request(
+                make_process_request(self.health, self.config.web_root), lambda: self.store
+            ),
             compression=None,
             max_size=self.config.hard_max_message,
             max_queue=64,
@@ -130,6 +133,9 @@ class DominoServer:
                                     config.belief_retry)
 
     async def _handle(self, ws: ServerConnection) -> None:
+        if ws.request is not None and ws.request.path.partition("?")[0] == UPLOAD_PATH:
+            await replay_upload_ws(ws)  # a replay upload, not a player
+            return
         await Session(self, ws).run()
 
     async def create_table(self, **fields: Any) -> Table:

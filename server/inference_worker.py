@@ -19,6 +19,7 @@ from pydantic_core import to_json
 
 from domino.events import Event
 from inference import Belief
+from server.belief_message import belief_body
 from server.bus import Bus, Envelope, Unsubscribe
 from server.fanout import AUDIENCES
 from server.logs import log
@@ -27,30 +28,13 @@ from server.metrics import Metrics
 if TYPE_CHECKING:
     from server.table import Table
 
-JS_SAFE = 2**53
 SLICE_SECONDS = 0.004
 """How long the pool runs workers before it yields to the loop."""
 
 
 def belief_frame(table_id: str, snapshot: dict[str, Any]) -> str:
     """The `belief` server message for a snapshot's JSON dict (see BeliefMessage)."""
-    deals = snapshot.get("consistent_deals")
-    if isinstance(deals, int) and deals > JS_SAFE:
-        deals = str(deals)  # exact, and safe for JavaScript clients
-    message = {
-        "type": "belief",
-        "table_id": table_id,
-        "seq": snapshot["seq"],
-        "observer": snapshot["observer"],
-        "hand": snapshot.get("hand"),
-        "status": snapshot.get("status"),
-        "consistent_deals": deals,
-        "entropy_bits": snapshot.get("entropy_bits"),
-        "marginals": snapshot.get("marginals", {}),
-        "facts": snapshot.get("facts", []),
-        "remaining": snapshot.get("remaining", {}),
-        "tile_entropy_bits": snapshot.get("tile_entropy_bits", {}),
-    }
+    message = {"type": "belief", "table_id": table_id, **belief_body(snapshot)}
     return to_json(message).decode()  # compact, and ~5x faster than json.dumps here
 
 

@@ -27,13 +27,13 @@ from domino.events import Event, event_to_dict, parse_event
 from domino.jsonl import LogFormatError, parse_lines
 from domino.validate import LogProblem, check_log
 from inference import Belief, InconsistentLog, ObserverError
+from server.belief_message import belief_body
 from storage import AsyncEventStore, EventStore
 
 PERSPECTIVES: tuple[str, ...] = ("S", "W", "N", "E", "spectator", "all")
 MAX_UPLOAD = 2 * 1024 * 1024
 """Largest accepted JSONL upload (bytes)."""
 MAX_MATCH_ID = 64
-JS_SAFE = 2**53
 LIST_LIMIT = 200
 CACHE_SIZE = 32
 
@@ -72,25 +72,6 @@ def check_perspective(perspective: str) -> str:
     return perspective
 
 
-def belief_json(snapshot: Json) -> Json:
-    """A belief snapshot in the shape of the live `belief` message (without type/table_id)."""
-    deals = snapshot.get("consistent_deals")
-    if isinstance(deals, int) and deals > JS_SAFE:
-        deals = str(deals)  # exact, and safe for JavaScript
-    return {
-        "seq": snapshot["seq"],
-        "observer": snapshot["observer"],
-        "hand": snapshot.get("hand"),
-        "status": snapshot.get("status"),
-        "consistent_deals": deals,
-        "entropy_bits": snapshot.get("entropy_bits"),
-        "marginals": snapshot.get("marginals", {}),
-        "facts": snapshot.get("facts", []),
-        "remaining": snapshot.get("remaining", {}),
-        "tile_entropy_bits": snapshot.get("tile_entropy_bits", {}),
-    }
-
-
 def belief_series(events: Sequence[Event], observer: str) -> list[Json]:
     """The observer's belief after each event of its (already redacted) view."""
     belief = Belief(observer)
@@ -101,7 +82,7 @@ def belief_series(events: Sequence[Event], observer: str) -> list[Json]:
         except (InconsistentLog, ObserverError) as error:
             raise ReplayError(422, f"no belief after seq {event.seq}: {error}",
                               seq=event.seq) from error
-        out.append(belief_json(belief.snapshot().to_json_dict()))
+        out.append(belief_body(belief.snapshot().to_json_dict()))
     return out
 
 

@@ -61,7 +61,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     port = free_port()
     log = (db.parent / "server.log").open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "tests.web.serve", "--port", str(port), "--db", str(db),
+        [sys.executable, "-m", "clients.cli", "serve", "--port", str(port), "--db", str(db),
          "--bot-delay", "0.04", "--hand-pause", "0.6"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
     )
