@@ -16,7 +16,7 @@ All arithmetic is on Python ints (exact at any size); floats appear only in `mar
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from domino.tiles import Tile
@@ -71,15 +71,164 @@ def splits(mask: int, n: int, caps: tuple[int, ...]) -> tuple[Split, ...]:
     return tuple(out)
 
 
+def compositions(n: int, caps: list[int] | tuple[int, ...]):
+    """Every vector x with Σ x = n and 0 <= x_i <= caps[i] (the last one takes the rest)."""
+    k = len(caps)
+    if k == 0:
+        if n == 0:
+            yield ()
+        return
+    x = [0] * k
+    rest = [0] * (k + 1)
+    for i in range(k - 1, -1, -1):
+        rest[i] = rest[i + 1] + caps[i]
+
+    def rec(i: int, left: int):
+        if i == k - 1:
+            if left <= caps[i]:
+                x[i] = left
+                yield tuple(x)
+            return
+        for v in range(max(0, left - rest[i + 1]), min(left, caps[i]) + 1):
+            x[i] = v
+            yield from rec(i + 1, left - v)
+
+    if n <= rest[0]:
+        yield from rec(0, n)
+
+
+class Tail:
+    """The widest class F and the classes T inside it, summed in closed form.
+
+    With q_h tiles still owed to each holder, the tail's weighted count is
+    W(q) = Π_c n_c! · N(q) / Π_h q_h!, where N(q) counts the ways to label the Q = Σ q_h
+    distinct slots (q_h of them at holder h) with classes, class c taking n_c slots, all at
+    holders of c (F takes whatever is left). N depends on q only through the sums over the
+    atoms (holders of F with the same membership in the classes of T), so holders that the
+    tail cannot tell apart are merged: N is a memoised sum over how each class of T spreads
+    over its atoms, Π_a C(Q_a, x_a) per spread (Vandermonde: the last class of T is one
+    binomial, so with one class inside F this is the pair formula C(Q_A, n_A)).
+    The numerator of class c at holder h is q_h · N with n_c and Q_atom(h) reduced by one.
+    """
+
+    def __init__(self, classes: tuple[tuple[int, int], ...], m: int) -> None:
+        self.classes = classes
+        inner = classes[:-1]
+        f_mask = classes[-1][0]
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for h in range(m):
+            if f_mask >> h & 1:
+                groups.setdefault(tuple(c >> h & 1 for c, _ in inner), []).append(h)
+        self.atoms = list(groups.values())
+        self.atom_of = [-1] * m
+        for a, members in enumerate(self.atoms):
+            for h in members:
+                self.atom_of[h] = a
+        self.class_atoms = [[a for a, hs in enumerate(self.atoms) if c >> hs[0] & 1]
+                            for c, _ in inner]
+        self.sizes = tuple(n for _, n in inner)
+        self.base = 1
+        for _, n in classes:
+            self.base *= FACT[n]
+        self.memo: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+
+    def atom_sums(self, q: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(sum(q[h] for h in members) for members in self.atoms)
+
+    def ways(self, ns: tuple[int, ...], Q: tuple[int, ...]) -> int:
+        """N for the last len(ns) classes of T with sizes ns and atom sums Q."""
+        key = (ns, Q)
+        value = self.memo.get(key)
+        if value is not None:
+            return value
+        if not ns:
+            value = 1
+        else:
+            atoms = self.class_atoms[len(self.sizes) - len(ns)]
+            n = ns[0]
+            if not atoms:  # a class no holder may take (the position is infeasible)
+                value = self.ways(ns[1:], Q) if n == 0 else 0
+            elif len(ns) == 1:
+                value = math.comb(sum([Q[a] for a in atoms]), n)
+            elif len(ns) == 2 and len(atoms) <= 2:
+                # Σ_x C(Q_a, x)·C(Q_b, n - x)·C(Q_next - x·[a in next] - (n-x)·[b in next], n')
+                comb = math.comb
+                nxt = self.class_atoms[len(self.sizes) - 1]
+                q_next = sum([Q[c] for c in nxt])
+                n2 = ns[1]
+                a = atoms[0]
+                in_a = a in nxt
+                if len(atoms) == 1:
+                    value = comb(Q[a], n) * comb(q_next - n * in_a, n2)
+                else:
+                    b = atoms[1]
+                    in_b = b in nxt
+                    qa, qb = Q[a], Q[b]
+                    value = 0
+                    for x in range(max(0, n - qb), min(n, qa) + 1):
+                        value += (comb(qa, x) * comb(qb, n - x)
+                                  * comb(q_next - x * in_a - (n - x) * in_b, n2))
+            elif len(atoms) == 1:
+                a = atoms[0]
+                value = math.comb(Q[a], n)
+                if value:
+                    value *= self.ways(ns[1:], (*Q[:a], Q[a] - n, *Q[a + 1 :]))
+            else:
+                value = 0
+                rest = ns[1:]
+                for x in compositions(n, [Q[a] for a in atoms]):
+                    coef = 1
+                    Q2 = list(Q)
+                    for a, v in zip(atoms, x, strict=True):
+                        if v:
+                            coef *= math.comb(Q[a], v)
+                            Q2[a] -= v
+                    value += coef * self.ways(rest, tuple(Q2))
+        self.memo[key] = value
+        return value
+
+    def sample(self, q: list[int], rng) -> list[tuple[int, ...]]:
+        """The tail classes' splits for what is owed (q), drawn with their exact weights."""
+        m = len(q)
+        q = list(q)
+        Q = self.atom_sums(q)
+        out: list[tuple[int, ...]] = []
+        for level, atoms in enumerate(self.class_atoms):
+            ns = self.sizes[level:]
+            x = rng.randrange(self.ways(ns, Q))
+            for spread in compositions(ns[0], [Q[a] for a in atoms]):
+                Q2 = list(Q)
+                coef = 1
+                for a, v in zip(atoms, spread, strict=True):
+                    coef *= math.comb(Q[a], v)
+                    Q2[a] -= v
+                x -= coef * self.ways(ns[1:], tuple(Q2))
+                if x < 0:
+                    break
+            else:  # pragma: no cover - the weights sum to ways(ns, Q) by construction
+                raise AssertionError("tail weights do not add up")
+            vec = [0] * m
+            for a, v in zip(atoms, spread, strict=True):
+                urn = [h for h in self.atoms[a] for _ in range(q[h])]
+                for h in rng.sample(urn, v):  # a uniform v of the atom's owed slots
+                    vec[h] += 1
+            q = [q[h] - vec[h] for h in range(m)]
+            Q = tuple(Q2)
+            out.append(tuple(vec))
+        out.append(tuple(q))
+        return out
+
+
 @dataclass(frozen=True)
 class Solution:
     """Result of the programme for one class key: exact count and exact numerators.
 
     `order` is the processing order of the free classes; `numerators[k][h]` is
     Σ_deals K[order[k]][h] (an int), so P(h holds t in class k) = num / (n_k · total).
-    `backward[k]` maps a state g (tiles handed out by classes < k) to B_k(g) for the
-    classes enumerated split by split; the last one (or two, when `pair`) are closed form.
-    The exact sampler walks forward with these.
+    The first len(order) - tail classes are enumerated split by split; `backward[k]` maps a
+    state g (tiles handed out by classes < k) to B_k(g) for k up to that point. The last
+    `tail` classes are summed in closed form (`closed`, a `Tail`). The exact sampler walks
+    forward with these.
     """
 
     order: tuple[tuple[int, int], ...]
@@ -87,7 +236,8 @@ class Solution:
     total: int
     numerators: tuple[tuple[int, ...], ...]
     backward: tuple[dict[int, int], ...]
-    pair: bool = False
+    tail: int = 1
+    closed: Tail | None = field(default=None, compare=False, repr=False)
 
     def class_index(self, mask: int) -> int:
         for k, (m, _) in enumerate(self.order):
@@ -96,97 +246,121 @@ class Solution:
         raise KeyError(mask)
 
 
-def _order(classes: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], bool]:
-    """Small classes first, the widest last (its split is implied by what is left).
+TAIL_MAX = 2
+"""At most this many classes inside the widest one join it in the closed-form tail."""
 
-    If another class's mask lies inside the last one's, it goes second to last and the
-    pair is done in closed form (see `_pair`): True as the second item.
+
+def _order(
+    classes: tuple[tuple[int, int], ...], r: tuple[int, ...]
+) -> tuple[tuple[tuple[int, int], ...], int]:
+    """The processing order and how many classes at its end form the closed-form tail.
+
+    The widest class F goes last; of the classes inside F, the TAIL_MAX with the most
+    splits (the costliest to enumerate; C(n + |mask| - 1, n), ignoring caps) join it in
+    the tail. The rest are enumerated, small
+    and narrow classes first.
     """
-    ordered = sorted(classes, key=lambda c: (popcount(c[0]), c[1], c[0]))
-    if len(ordered) >= 2:
-        last = ordered[-1]
-        inside = [c for c in ordered[:-1] if c[0] & ~last[0] == 0]
-        if inside:
-            ordered.remove(inside[-1])
-            ordered.insert(len(ordered) - 1, inside[-1])
-            return tuple(ordered), True
-    return tuple(ordered), False
+    if not classes:
+        return (), 0
+    widest = max(classes, key=lambda c: (popcount(c[0]), c[1], c[0]))
+    inside = [c for c in classes if c != widest and c[0] and c[0] & ~widest[0] == 0]
+    inside.sort(key=lambda c: (math.comb(c[1] + popcount(c[0]) - 1, c[1]), c[1], c[0]))
+    tail = inside[max(0, len(inside) - TAIL_MAX) :] if TAIL_MAX else []
+    tail.sort(key=lambda c: (popcount(c[0]), c[1], c[0]))
+    rest = sorted((c for c in classes if c != widest and c not in tail),
+                  key=lambda c: (popcount(c[0]), c[1], c[0]))
+    return (*rest, *tail, widest), len(tail) + 1
 
 
 def _tail(
-    states: dict[int, int], order: tuple[tuple[int, int], ...], r: tuple[int, ...], pair: bool
+    states: dict[int, int], closed: Tail, r: tuple[int, ...]
 ) -> tuple[dict[int, int], list[tuple[int, ...]]]:
     """B(g) of the closed-form tail for every state g, and the tail classes' numerators.
 
-    With q = r - g, 1/Π q_h! = P(q)/D where D = Π r_h! and P(q) = Π r_h!/q_h! (an int), so
-    the sums are accumulated over one common denominator and divided once at the end.
+    With q = r - g, 1/Π q_h! = P(q)/D where D = Π r_h! and P(q) = Π r_h!/q_h! (an int; both
+    over the holders of F), so
+    the sums are accumulated over one common denominator and divided once at the end; the
+    per-holder sums are grouped by the atom sums Q, on which N depends.
     """
     m = len(r)
-    last_mask, last_n = order[-1]
+    f_mask = closed.classes[-1][0]
+    members = [h for h in range(m) if f_mask >> h & 1]
     R = encode(r)
-    outside = encode([0 if last_mask >> h & 1 else FIELD for h in range(m)])
+    outside = encode([0 if f_mask >> h & 1 else FIELD for h in range(m)])
     shifts = [BITS * h for h in range(m)]
     fall = [[FACT[r[h]] // FACT[v] for v in range(r[h] + 1)] for h in range(m)]
-    D = 1
-    for v in r:
-        D *= FACT[v]
-    if pair:
-        a_mask, n_a = order[-2]
-        a_idx = [h for h in range(m) if a_mask >> h & 1]
-        base = FACT[n_a] * FACT[last_n]
-        top = sum(r) + 1
-        comb_a = [math.comb(x, n_a) for x in range(top)]
-        comb_a1 = [math.comb(x - 1, n_a - 1) if x and n_a else 0 for x in range(top)]
-    else:
-        a_idx, base, comb_a, comb_a1 = [], FACT[last_n], [1] * (sum(r) + 1), []
+    D = 1  # holders outside F owe nothing: q_h = 0 there, so they are left out of P and D
+    for h in members:
+        D *= FACT[r[h]]
+    base = closed.base
+    ns = closed.sizes
+    ways = closed.ways
+    atoms = closed.atoms
+    single = len(atoms) == 1
     b_tail: dict[int, int] = {}
-    s_a = [0] * m
-    s_f = [0] * m
+    rows: dict[tuple[int, ...], list[int]] = {}
+    w_of: dict[tuple[int, ...], int] = {}
     for g, f in states.items():
         need = R - g
         if need & outside:
             continue
         q = [(need >> sh) & FIELD for sh in shifts]
-        q_a = 0
-        for h in a_idx:
-            q_a += q[h]
-        c = comb_a[q_a]
-        if not c:
+        Q = (sum(q),) if single else tuple([sum([q[h] for h in a]) for a in atoms])
+        row = rows.get(Q)
+        if row is None:
+            w = w_of[Q] = ways(ns, Q)
+            row = rows[Q] = [0] * m
+        else:
+            w = w_of[Q]
+        if not w:
             continue
         p = 1
-        for h in range(m):
+        for h in members:
             p *= fall[h][q[h]]
-        b_tail[g] = base * c * p // D
+        b_tail[g] = base * w * p // D
         fp = f * p
-        fpc = fp * c
-        for h in range(m):
+        for h in members:
             if q[h]:
-                s_f[h] += fpc * q[h]
-        if pair and n_a:
-            fpc1 = fp * comb_a1[q_a]
-            for h in a_idx:
-                if q[h]:
-                    s_a[h] += fpc1 * q[h]
-    num_a = [base * v // D for v in s_a]
-    num_f = [base * s_f[h] // D - num_a[h] for h in range(m)]
-    return b_tail, ([tuple(num_f), tuple(num_a)] if pair else [tuple(num_f)])
-
-
+                row[h] += fp * q[h]
+    total = [0] * m
+    inner = [[0] * m for _ in ns]
+    for Q, row in rows.items():
+        w = w_of[Q]
+        if not w:
+            continue
+        for h in members:
+            if row[h]:
+                total[h] += row[h] * w
+        for i in range(len(ns)):
+            ns_i = (*ns[:i], ns[i] - 1, *ns[i + 1 :])
+            for a in closed.class_atoms[i]:
+                if not Q[a]:
+                    continue
+                w_a = ways(ns_i, (*Q[:a], Q[a] - 1, *Q[a + 1 :]))
+                if w_a:
+                    vec = inner[i]
+                    for h in atoms[a]:
+                        if row[h]:
+                            vec[h] += row[h] * w_a
+    nums = [tuple(base * v // D for v in vec) for vec in inner]
+    last = tuple(base * total[h] // D - sum(vec[h] for vec in nums) for h in range(m))
+    return b_tail, [*nums, last]
 @lru_cache(maxsize=512)
 def solve_key(key: ClassKey) -> Solution:
     """The DP for a canonical key, with its tables (cached: positions repeat)."""
     classes, r = key
     m = len(r)
-    order, pair = _order(classes)
+    order, tail = _order(classes, r)
     K = len(order)
     if sum(n for _, n in order) != sum(r) or min(r, default=0) < 0:
-        return Solution(order, r, 0, tuple((0,) * m for _ in order), (), pair)
+        return Solution(order, r, 0, tuple((0,) * m for _ in order), (), tail)
     if K == 0:
-        return Solution(order, r, 1, (), ({0: 1},), pair)
+        return Solution(order, r, 1, (), ({0: 1},), tail)
+    closed = Tail(order[K - tail :], m)
     guards = encode([GUARD] * m)
     R = encode(r)
     RG = R + guards
-    E = K - 2 if pair else K - 1  # classes enumerated split by split; the rest in closed form
+    E = K - tail  # classes enumerated split by split; the rest in closed form
     split_lists = [[(s, w) for s, w, _ in splits(mask, n, r)] for mask, n in order[:E]]
     # lows[k]: per holder, tiles that classes >= k can no longer supply must be given by now
     lows = [0] * (K + 1)
@@ -216,10 +390,9 @@ def solve_key(key: ClassKey) -> Solution:
         forward.append(nxt)
         cur = nxt
 
-    # the tail: the last class (or the last two) in closed form from what is left
-    b_tail, tail_nums = _tail(cur, order, r, pair)
+    b_tail, tail_nums = _tail(cur, closed, r)
     backward: list[dict[int, int]] = [b_tail]
-    numerators: list[tuple[int, ...]] = list(tail_nums)  # last class first, like backward
+    numerators: list[tuple[int, ...]] = []  # enumerated classes, last first like backward
     nxt_b = b_tail
     for k in range(E - 1, -1, -1):
         bk: dict[int, int] = {}
@@ -247,8 +420,9 @@ def solve_key(key: ClassKey) -> Solution:
         nxt_b = bk
     backward.reverse()
     numerators.reverse()
+    numerators.extend(tail_nums)
     total = backward[0].get(0, 0)
-    return Solution(order, r, total, tuple(numerators), tuple(backward), pair)
+    return Solution(order, r, total, tuple(numerators), tuple(backward), tail, closed)
 
 
 @lru_cache(maxsize=16384)
@@ -256,7 +430,7 @@ def count_key(key: ClassKey) -> Solution:
     """Count and numerators only (no tables): the big cache behind marginals."""
     solution = solve_key(key)
     return Solution(solution.order, solution.counts, solution.total, solution.numerators, (),
-                    solution.pair)
+                    solution.tail)
 
 
 def solve(position: Position, tables: bool = False) -> Solution:

@@ -13,7 +13,7 @@ import random
 
 from domino.tiles import Tile
 from inference.classes import Position
-from inference.counting import Solution, decode, encode, solve, splits
+from inference.counting import Solution, Tail, decode, encode, solve, splits
 
 
 def sample_deal(
@@ -31,7 +31,7 @@ def sample_deal(
     order, r = solution.order, solution.counts
     g = 0
     chosen: list[tuple[int, ...]] = []
-    enumerated = len(order) - (2 if solution.pair else 1)
+    enumerated = len(order) - solution.tail
     for k, (mask, n) in enumerate(order[:enumerated]):
         nxt = solution.backward[k + 1]
         x = rng.randrange(solution.backward[k][g])
@@ -45,17 +45,9 @@ def sample_deal(
                     break
         else:  # pragma: no cover - the weights sum to backward[k][g] by construction
             raise AssertionError("sampler weights do not add up")
-    if order:
-        q = list(decode(encode(r) - g, m))
-        if solution.pair:  # class A's split is multivariate hypergeometric given q
-            a_mask, n_a = order[-2]
-            urn = [h for h in range(m) if a_mask >> h & 1 for _ in range(q[h])]
-            a = [0] * m
-            for h in rng.sample(urn, n_a):
-                a[h] += 1
-            chosen.append(tuple(a))
-            q = [q[h] - a[h] for h in range(m)]
-        chosen.append(tuple(q))
+    if order:  # the closed-form tail: each class's spread over its atoms, then its holders
+        closed = solution.closed or Tail(order[enumerated:], m)
+        chosen.extend(closed.sample(list(decode(encode(r) - g, m)), rng))
     for (mask, _), vec in zip(order, chosen, strict=True):
         tiles = list(classes[mask])
         rng.shuffle(tiles)

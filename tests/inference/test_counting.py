@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 
+from inference import counting
 from inference.classes import Position
 from inference.counting import exact_marginals, marginals, solve, solve_key
 from inference.errors import Infeasible
@@ -35,6 +36,32 @@ def test_count_and_marginals_equal_brute_force(position: Position) -> None:
         num, den = fractions[holder][t]
         assert Fraction(num, den) == p
         assert abs(floats[holder][t] - float(p)) < 1e-12
+
+
+@pytest.mark.parametrize("tail_max", [0, 1, 3, 5])
+@settings(max_examples=300, deadline=None)
+@given(position=positions(max_tiles=8))
+def test_every_closed_form_tail_size_is_exact(tail_max: int, position: Position) -> None:
+    """0..5 classes inside the widest summed in closed form (default 2): same exact numbers."""
+    total, exact = brute_force(position)
+    key = position.key()
+    if key is None or not total:
+        return
+    saved = counting.TAIL_MAX
+    counting.TAIL_MAX = tail_max
+    try:
+        solution = solve_key.__wrapped__(key)  # uncached: the cache ignores TAIL_MAX
+    finally:
+        counting.TAIL_MAX = saved
+    assert solution.total == total
+    for (holder, t), p in exact.items():
+        mask = position.allowed[t]
+        if mask & (mask - 1) == 0:
+            continue
+        k = solution.class_index(mask)
+        n = len(position.classes()[mask])
+        h = position.holder_index(holder)
+        assert Fraction(solution.numerators[k][h], n * total) == p
 
 
 @settings(max_examples=700, deadline=None)
