@@ -7,11 +7,14 @@ On a random subsample of live positions per group (--ref-positions) the same pos
 also solved by the exact DP without its cache, by the seed's rejection sampler (§7.1, 10,000
 samples), by enumeration (§8, within a node budget) and by the constrained sampler (§7.2):
 their time ratio against the uncached DP and their max |error| against the exact marginals.
+On the first --seed-positions of those (default 20: it is slow) the seed's §7.1 sampler as
+the seed writes it (pure Python shuffle-and-cut, `rejection_seed`) is timed too.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import time
@@ -29,6 +32,7 @@ from inference.references import (
     constrained,
     enumerate_deals,
     rejection,
+    rejection_seed,
 )
 
 VARIANTS = ("partnership-6", "partnership-9")
@@ -41,6 +45,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--samples", type=int, default=10_000, help="rejection/constrained")
     parser.add_argument("--ref-positions", type=int, default=100,
                         help="positions per group solved by the references (random subsample)")
+    parser.add_argument("--seed-positions", type=int, default=20,
+                        help="positions per group also solved by the literal (pure Python) "
+                        "§7.1 sampler: the first of the reference positions")
+    parser.add_argument("--seed-attempts", type=int, default=200_000,
+                        help="the literal §7.1 sampler gives up after this many partitions")
     parser.add_argument("--enum-budget", type=int, default=200_000,
                         help="enumeration gives up after this many nodes")
     parser.add_argument("--variant", choices=VARIANTS, action="append",
@@ -60,6 +69,15 @@ class Group:
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def _median(values: list[float], failed: int = 0) -> float:
+    """Median with `failed` runs counted as longer than any finished one (inf if most did)."""
+    ordered = sorted(values) + [math.inf] * failed
+    if not ordered:
+        return math.nan
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
 def _max_error(exact: dict, estimate: dict) -> float:
@@ -92,14 +110,28 @@ def _fold(groups: dict[tuple[str, str], Group], variant: str, events: list,
 
 def _references(group: Group, args: argparse.Namespace, rng: random.Random) -> dict:
     out: dict[str, list] = {k: [] for k in ("dp", "rej_t", "rej_e", "rej_fail", "enum_t",
-                                            "enum_e", "enum_fail", "con_e", "con_fail")}
+                                            "enum_e", "enum_fail", "con_e", "con_fail",
+                                            "seed_dp", "seed_t", "seed_e", "seed_x",
+                                            "seed_fail")}
     clock = time.thread_time
-    for position in group.reservoir:
+    for i, position in enumerate(group.reservoir):
         key = position.key()
         start = clock()
         solve_key.__wrapped__(key)
-        out["dp"].append(clock() - start)
+        dp = clock() - start
+        out["dp"].append(dp)
         exact = marginals(position)
+        if i < args.seed_positions:
+            out["seed_dp"].append(dp)
+            start = clock()
+            try:
+                estimate = rejection_seed(position, rng, samples=args.samples,
+                                          max_attempts=args.seed_attempts)
+                out["seed_t"].append(clock() - start)
+                out["seed_x"].append(out["seed_t"][-1] / dp)
+                out["seed_e"].append(_max_error(exact, estimate.marginals))
+            except SamplerGaveUp:
+                out["seed_fail"].append(position)
         start = clock()
         try:
             estimate = rejection(position, rng, samples=args.samples, max_attempts=2_000_000)
@@ -136,12 +168,18 @@ def run(args: argparse.Namespace) -> int:
     ms = 1e3
     head = (f"{'variant':<14}{'view':<10}{'updates':>9}{'p50 ms':>8}{'p99 ms':>8}{'wall99':>8}"
             f" | {'refs':>4}{'DP ms':>7} | {'rej ms':>8}{'x DP':>7}{'max err':>8}{'fail':>5}"
-            f" | {'enum':>7}{'x DP':>8}{'max err':>8} | {'constr err':>10}")
+            f" | {'enum':>7}{'x DP':>8}{'max err':>8} | {'constr err':>10}"
+            f" | {'seed':>4}{'DP ms':>7}{'seed ms':>9}{'x DP':>7}{'med x':>7}{'max err':>8}"
+            f"{'fail':>5}")
     lines = [head, "-" * len(head)]
     for (variant, kind), group in groups.items():
         ref = _references(group, args, rng)
         dp = statistics.median(ref["dp"]) if ref["dp"] else float("nan")
-        rej = statistics.median(ref["rej_t"]) if ref["rej_t"] else float("nan")
+        rej = _median(ref["rej_t"], len(ref["rej_fail"]))
+        seed_fail = len(ref["seed_fail"])
+        seed_dp = _median(ref["seed_dp"])
+        seed = _median(ref["seed_t"], seed_fail)
+        seed_x = _median(ref["seed_x"], seed_fail)
         enum = statistics.median(ref["enum_t"]) if ref["enum_t"] else float("nan")
         done = f"{len(ref['enum_t'])}/{len(group.reservoir)}"
         lines.append(
@@ -153,6 +191,9 @@ def run(args: argparse.Namespace) -> int:
             f"{len(ref['rej_fail']):>5}"
             f" | {done:>7}{enum / dp:>8.0f}{max(ref['enum_e'], default=0):>8.1e}"
             f" | {max(ref['con_e'], default=0):>10.4f}"
+            f" | {len(ref['seed_dp']):>4}{seed_dp * ms:>7.3f}{seed * ms:>9.1f}"
+            f"{seed / seed_dp:>7.0f}{seed_x:>7.0f}{max(ref['seed_e'], default=0):>8.4f}"
+            f"{seed_fail:>5}"
         )
     print(f"inference bench: {args.matches} matches per variant, seed {args.seed}, "
           f"{args.samples} samples, enumeration budget {args.enum_budget} nodes; "
@@ -163,5 +204,10 @@ def run(args: argparse.Namespace) -> int:
           "thread (robust to other load on the machine), wall99 = wall-clock p99. refs: random "
           "live positions per group; DP ms = uncached DP median there; x DP = median CPU time / "
           "DP median; fail = rejection gave up after 2,000,000 draws; enum = finished/tried; "
-          "constr err = worst |error| of the constrained sampler (10k samples).")
+          "constr err = worst |error| of the constrained sampler (10k samples). seed: the first "
+          f"{args.seed_positions} reference positions per group, also run through the seed's "
+          "§7.1 sampler as written (pure Python shuffle-and-cut, --method rejection-seed), "
+          f"giving up after {args.seed_attempts:,} partitions; DP ms = uncached DP median on "
+          "those; x DP = median time / DP median; med x = median per-position ratio. Medians "
+          "of the samplers count a position where they gave up as slower than every other.")
     return 0

@@ -1,7 +1,8 @@
 """The seed's algorithms (seed 000 §7, §8), kept as references to check and time against.
 
 They read the same `Position` (candidate sets C(h) = tiles whose allowed mask has h) and
-return the same shape. Only `enumerate_deals` is exact; `rejection` and `mcmc` are unbiased
+return the same shape. Only `enumerate_deals` is exact; `rejection` (numpy-vectorised),
+`rejection_seed` (§7.1 literally, pure Python) and `mcmc` are unbiased
 only in the limit (mcmc also needs its swap chain to be irreducible, which it is not
 always); `constrained` is biased by construction (§7.2 admits it) and is implemented as
 written, without the importance-weight correction.
@@ -131,6 +132,44 @@ def rejection(
             accepted += len(good)
         batch = min(65536, batch * 2)
     return Estimate(_to_marginals(position, tiles, counts, samples), None, samples, attempts)
+
+
+def rejection_seed(
+    position: Position, rng: random.Random, samples: int = 10_000, max_attempts: int = 5_000_000
+) -> Estimate:
+    """§7.1 exactly as the seed writes it, in pure Python (the baseline of its speed target).
+
+    Per sample: RANDOM_PARTITION shuffles U (`random.shuffle`) and cuts it into hands of
+    r(h) tiles in holder order; IS_CONSISTENT keeps it if every tile is in its holder's
+    candidate set C(h); counts are taken until `samples` partitions are accepted. Gives up
+    (SamplerGaveUp) after `max_attempts` partitions, like `rejection`.
+    """
+    tiles = sorted(position.allowed)
+    r = position.counts
+    m = len(r)
+    candidates = _candidates(position)
+    counts = [dict.fromkeys(tiles, 0) for _ in range(m)]
+    cuts = []
+    start = 0
+    for h in range(m):
+        cuts.append((h, start, start + r[h]))
+        start += r[h]
+    U = list(tiles)
+    accepted = attempts = 0
+    while accepted < samples:
+        if attempts >= max_attempts:
+            raise SamplerGaveUp(f"rejection-seed: {accepted} of {samples} after {attempts} tries")
+        attempts += 1
+        rng.shuffle(U)  # RANDOM_PARTITION: shuffle, then hand out r(h) tiles in turn
+        if all(t in candidates[h] for h, a, b in cuts for t in U[a:b]):  # IS_CONSISTENT
+            accepted += 1
+            for h, a, b in cuts:
+                column = counts[h]
+                for t in U[a:b]:
+                    column[t] += 1
+    marg = {holder: {t: counts[h][t] / samples for t in tiles}
+            for h, holder in enumerate(position.holders)}
+    return Estimate(marg, None, samples, attempts)
 
 
 def constrained(

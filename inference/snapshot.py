@@ -15,7 +15,7 @@ from inference.facts import Fact, facts
 if TYPE_CHECKING:
     from inference.belief import Belief
 
-METHODS = ("exact", "enumerate", "rejection", "constrained", "mcmc")
+METHODS = ("exact", "enumerate", "rejection", "rejection-seed", "constrained", "mcmc")
 """exact (default, the DP); the rest are the seed's references (inference.references)."""
 
 _NAMES: dict[Tile, str] = {}
@@ -141,6 +141,8 @@ def build_snapshot(
             result = references.enumerate_deals(position, budget=budget)
         elif method == "rejection":
             result = references.rejection(position, rng, samples=samples)
+        elif method == "rejection-seed":
+            result = references.rejection_seed(position, rng, samples=samples)
         elif method == "constrained":
             result = references.constrained(position, rng, samples=samples)
         else:

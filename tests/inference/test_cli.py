@@ -44,7 +44,7 @@ def test_human_output_has_triangles_and_facts(logs, capsys) -> None:
 
 
 def test_spectator_and_sampler_methods(logs, capsys) -> None:
-    for method in ("rejection", "constrained", "mcmc"):
+    for method in ("rejection", "rejection-seed", "constrained", "mcmc"):
         code = main(["infer", str(logs["full"]), "--seat", "spectator", "--at", "20",
                      "--method", method, "--samples", "500", "--json"])
         assert code == 0

@@ -12,7 +12,13 @@ from domino.tiles import full_set
 from inference import counting
 from inference.classes import Position
 from inference.counting import marginals, solve, solve_key
-from inference.references import constrained, mcmc, rejection
+from inference.references import (
+    SamplerGaveUp,
+    constrained,
+    mcmc,
+    rejection,
+    rejection_seed,
+)
 from inference.sampler import sample_deal
 
 
@@ -88,6 +94,24 @@ def test_rejection_converges_within_four_standard_errors(position: Position) -> 
         for t, p in column.items():
             se = math.sqrt(p * (1 - p) / samples)
             assert abs(estimate.marginals[holder][t] - p) <= 4 * se + 1e-12
+
+
+@pytest.mark.parametrize("position", POSITIONS)
+def test_literal_seed_rejection_converges_within_four_standard_errors(position: Position) -> None:
+    """§7.1 as written (pure Python shuffle-and-cut): unbiased, so within 4 SE of exact."""
+    samples = 10_000
+    estimate = rejection_seed(position, random.Random(11), samples=samples)
+    assert estimate.samples == samples and estimate.attempts >= samples
+    exact = marginals(position)
+    for holder, column in exact.items():
+        for t, p in column.items():
+            se = math.sqrt(p * (1 - p) / samples)
+            assert abs(estimate.marginals[holder][t] - p) <= 4 * se + 1e-12
+
+
+def test_literal_seed_rejection_gives_up_after_its_budget() -> None:
+    with pytest.raises(SamplerGaveUp):
+        rejection_seed(POSITIONS[0], random.Random(1), samples=10_000, max_attempts=500)
 
 
 def test_mcmc_converges_on_a_connected_position() -> None:
