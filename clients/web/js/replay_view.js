@@ -87,8 +87,10 @@ function pickerView(root, params) {
     upload = { text: await file.text(), name: file.name };
     location.hash = `replay=upload&perspective=${root.querySelector("#upersp").value}`;
   });
+  let disposed = false; // the list may arrive after the person has moved on to a replay
   getJson("/api/matches").then(({ matches }) => {
     const el = root.querySelector("#matches");
+    if (disposed || !el) return;
     if (!matches.length) return void (el.innerHTML = `<p class="muted">No matches stored yet.</p>`);
     el.innerHTML = `<table class="tables"><thead><tr><th>Match</th><th>Variant</th><th>Status</th><th>NS–EW</th><th>Events</th><th></th></tr></thead><tbody>` +
       matches.map((m) => `<tr><td><code>${esc(m.match_id)}</code></td><td>${esc(m.variant)}</td>` +
@@ -97,10 +99,11 @@ function pickerView(root, params) {
         `<td><a class="button small" href="#replay=${encodeURIComponent(m.match_id)}&perspective=${m.finished ? "S" : "spectator"}">Replay</a></td></tr>`).join("") +
       `</tbody></table>`;
   }).catch((err) => {
-    root.querySelector("#matches").innerHTML = `<p class="error">Cannot list matches: ${esc(err.message)}</p>`;
+    const el = root.querySelector("#matches");
+    if (!disposed && el) el.innerHTML = `<p class="error">Cannot list matches: ${esc(err.message)}</p>`;
   });
   void params;
-  return () => {};
+  return () => { disposed = true; };
 }
 
 export function replayView(root, params) {
