@@ -22,6 +22,7 @@ from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 
+from server import strategy_pool
 from server.bus import Bus, InProcessBus
 from server.cluster import Cluster
 from server.http import WEB_ROOT, make_process_request
@@ -87,6 +88,7 @@ class DominoServer:
         # default 5 ms switch interval a busy loop makes each commit wait several slices
         # (measured: 20 ms commits for 2 ms of fsync). A short interval keeps commits short.
         sys.setswitchinterval(self.config.switch_interval)
+        strategy_pool.acquire()  # pimc and advice workers (started when first needed)
         self.store = await asyncio.to_thread(AsyncEventStore.open, self.config.db)
         if self.config.mqtt:
             await self._join_cluster(self.config.mqtt)
@@ -187,6 +189,7 @@ class DominoServer:
             self._lag_task.cancel()
         if self.store is not None:
             await self.store.aclose()
+        strategy_pool.release()
         log("stopped")
 
 

@@ -12,17 +12,16 @@ import random
 from collections.abc import Awaitable, Callable
 
 from domino.commands import Command, PassTurn, PlayTile
+from domino.events import Event
 from domino.rules import evolve, legal_moves
-from domino.selfplay import Policy, heaviest_policy, random_policy
+from domino.selfplay import Policy
 from domino.state import MatchState
 from domino.tiles import Seat
 from server.bus import Envelope, Unsubscribe
+from server.table_bots import TablePolicy, table_policies
 
-BOTS: dict[str, Policy] = {
-    "random": random_policy,
-    "greedy": heaviest_policy,
-}
-"""Bot name -> policy. Smarter bots register here."""
+BOTS: dict[str, TablePolicy] = table_policies()
+"""Bot name -> policy: exactly strategy.TABLE_BOTS (random, greedy, pimc), via make_bot."""
 
 STAND_IN = "greedy"
 """Who plays for a person absent on their turn past the grace period."""
@@ -30,8 +29,11 @@ STAND_IN = "greedy"
 Act = Callable[[Seat, Command], Awaitable[object]]
 
 
-def get_policy(name: str) -> Policy | None:
-    return BOTS.get(name)
+def get_policy(name: str) -> TablePolicy | None:
+    policy = BOTS.get(name)
+    if policy is not None:
+        policy.prepare()
+    return policy
 
 
 class SeatBot:
@@ -40,7 +42,7 @@ class SeatBot:
     def __init__(
         self,
         seat: Seat,
-        policy: Policy,
+        policy: Policy | TablePolicy,
         act: Act,
         *,
         delay: float = 0.0,
@@ -54,12 +56,15 @@ class SeatBot:
         self.active = active
         self.rng = rng or random.Random()
         self.state: MatchState | None = None
+        self.events: list[Event] = []
+        """This seat's own (redacted) events: all a strategy bot may look at."""
         self.unsubscribe: Unsubscribe | None = None
         self._task: asyncio.Task[None] | None = None
 
     def on_event(self, envelope: Envelope) -> None:
         if envelope.event is None:
             return
+        self.events.append(envelope.event)
         self.state = evolve(self.state, envelope.event)
         self._consider()
 
@@ -97,18 +102,24 @@ class SeatBot:
         moves = legal_moves(self.state, self.seat)
         if not moves:
             return PassTurn(self.seat)
-        move = self.policy(self.state, self.seat, moves, self.rng)
+        move = self.policy(self.state, self.seat, moves, self.rng)  # type: ignore[operator]
         return PlayTile(self.seat, move.tile, move.end)
+
+    async def decide(self) -> Command | None:
+        """The policy's own `decide` (strategy bots; pimc thinks in a worker process)."""
+        if isinstance(self.policy, TablePolicy):
+            return await self.policy.decide(self)
+        return self.choose()
 
     async def _play(self) -> None:
         if self.delay > 0:
             await asyncio.sleep(self.delay)
         if not self.active:
             return
-        command = self.choose()
-        if command is None:
+        seq = self.state.last_seq if self.state else 0  # before deciding: pimc takes time
+        command = await self.decide()
+        if command is None or not self.active:
             return
-        seq = self.state.last_seq if self.state else 0
         await self.act(self.seat, command)
         if self.state is not None and self.state.last_seq != seq:
             # events arrived while we waited for the ack: look again (a refused move does

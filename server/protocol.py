@@ -30,6 +30,8 @@ ErrorCode = Literal[
     "rate_limited",
     "too_large",
     "unknown_bot",
+    "advice_disabled",
+    "no_choice",
     "internal",
     "shutting_down",
 ]
@@ -56,7 +58,9 @@ class CreateTable(_Command):
     bots: dict[Seat, Annotated[str, Field(min_length=1, max_length=32)]] = Field(
         default_factory=dict, description="Seats filled by bots: seat -> bot name."
     )
-    advice: bool = Field(False, description="Reserved: offer move advice at this table.")
+    advice: bool = Field(
+        False, description="Offer move advice (`advise`) to the seated players at this table."
+    )
 
 
 class ListTables(_Command):
@@ -100,8 +104,15 @@ class Leave(_Command):
     table_id: TableId
 
 
+class Advise(_Command):
+    """The advisor's estimate of each of the seat's legal moves now (server/advice.py)."""
+
+    type: Literal["advise"] = "advise"
+    table_id: TableId
+
+
 ClientMessage = Annotated[
-    CreateTable | ListTables | Join | Resume | Watch | Play | Pass | Leave,
+    CreateTable | ListTables | Join | Resume | Watch | Play | Pass | Leave | Advise,
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -142,6 +153,7 @@ class Joined(_Reply):
     seat: Seat
     token: str = Field(description="Keep it: `resume` with it after a dropped connection.")
     last_seq: int = Field(description="The table's last seq when joined; events follow.")
+    advice: bool = Field(False, description="Whether this table answers `advise`.")
 
 
 class Resumed(_Reply):
@@ -150,6 +162,7 @@ class Resumed(_Reply):
     seat: Seat
     after_seq: int
     last_seq: int
+    advice: bool = Field(False, description="Whether this table answers `advise`.")
 
 
 class Watching(_Reply):
@@ -200,6 +213,37 @@ class BeliefMessage(_Message):
     tile_entropy_bits: dict[str, float] = Field(default_factory=dict)
 
 
+class AdviceMove(_Message):
+    """One legal move with its estimate (strategy.advisor.Advice)."""
+
+    tile: TileName
+    end: End | None
+    expected_points: float = Field(
+        description="Mean over sampled deals of the seat's team's points minus the other "
+        "team's, this hand, with every hand open (optimistic)."
+    )
+    p_win_hand: float = Field(description="Share of deals in which the seat's team scores.")
+    samples: int = Field(description="Deals drawn from the seat's posterior and solved.")
+    ci: list[float | None] = Field(
+        description="95% interval of expected_points from sampling alone; null bounds with "
+        "a single deal."
+    )
+    exact_share: float = Field(description="Share of deals solved to the end of the hand.")
+
+
+class AdviceMessage(_Reply):
+    """The reply to `advise`: every legal move of the seat at `seq`, best first."""
+
+    type: Literal["advice"] = "advice"
+    table_id: TableId
+    seat: Seat
+    seq: int = Field(description="The last event the advice is about; stale once it moves.")
+    moves: list[AdviceMove]
+    label: str = Field(description="What the figures are: an optimistic perfect-information "
+                                   "estimate, not an achievable expectation.")
+    elapsed_ms: float
+
+
 class ErrorMessage(_Reply):
     type: Literal["error"] = "error"
     code: ErrorCode
@@ -216,6 +260,7 @@ ServerMessage = Annotated[
     | Left
     | EventMessage
     | BeliefMessage
+    | AdviceMessage
     | ErrorMessage,
     Field(discriminator="type"),
 ]

@@ -21,10 +21,12 @@ from websockets.exceptions import ConnectionClosed
 from domino.commands import PassTurn, PlayTile
 from domino.errors import RuleViolation
 from domino.tiles import Seat, TileError, parse_tile
+from server.advice import advice_offered, start_advice
 from server.bus import Envelope, Unsubscribe
 from server.logs import log
 from server.protocol import (
     Ack,
+    Advise,
     CreateTable,
     ErrorCode,
     ErrorMessage,
@@ -191,6 +193,8 @@ class Session:
                 raise ProtocolError("bad_request", f"not at table {message.table_id}")
             self._detach(message.table_id)
             self.send(Left(id=message.id, table_id=message.table_id).model_dump_json())
+        elif isinstance(message, Advise):  # answered later, by a task (server/advice.py)
+            await start_advice(self, message, await registry.find(message.table_id))
 
     # -- commands ------------------------------------------------------------------------
 
@@ -219,16 +223,19 @@ class Session:
 
     async def _join(self, message: Join, table: TableHandle) -> None:
         token, last_seq = await table.join_seat(message.seat, message.name)
+        advice = await advice_offered(table)
         await self._attach(table, message.seat, 0, lambda _after, _last: Joined(
             id=message.id, table_id=table.table_id, seat=message.seat, token=token,
-            last_seq=last_seq))
+            last_seq=last_seq, advice=advice))
 
     async def _resume(self, message: Resume, table: TableHandle) -> None:
         seat = await table.find_seat(message.token)
         if seat is None:
             raise ProtocolError("unauthorized", "that token holds no seat at this table")
+        advice = await advice_offered(table)
         await self._attach(table, seat, message.after_seq, lambda after, last: Resumed(
-            id=message.id, table_id=table.table_id, seat=seat, after_seq=after, last_seq=last))
+            id=message.id, table_id=table.table_id, seat=seat, after_seq=after, last_seq=last,
+            advice=advice))
 
     async def _watch(self, message: Watch, table: TableHandle) -> None:
         await self._attach(table, "spectator", message.after_seq, lambda after, last: Watching(

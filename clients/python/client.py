@@ -19,6 +19,8 @@ from websockets.exceptions import ConnectionClosed
 
 from server.protocol import (
     Ack,
+    AdviceMessage,
+    Advise,
     BeliefMessage,
     ClientMessage,
     CreateTable,
@@ -42,7 +44,8 @@ from server.protocol import (
 
 _BELIEF_PREFIX = '{"type":"belief"'
 _REPLY_TYPES = frozenset(
-    {"table_created", "tables", "joined", "resumed", "watching", "ack", "left", "error"}
+    {"table_created", "tables", "joined", "resumed", "watching", "ack", "left", "advice",
+     "error"}
 )
 
 
@@ -188,6 +191,12 @@ class DominoClient:
     async def pass_(self, table_id: str, id: str | int | None = None) -> Ack:
         reply = await self.request(Pass(table_id=table_id, id=id))
         assert isinstance(reply, Ack)
+        return reply
+
+    async def advise(self, table_id: str, timeout: float | None = 30) -> AdviceMessage:
+        """The advisor's estimate of each of this seat's legal moves (its turn only)."""
+        reply = await self.request(Advise(table_id=table_id), timeout)
+        assert isinstance(reply, AdviceMessage)
         return reply
 
     async def leave(self, table_id: str) -> Left:

@@ -1,0 +1,73 @@
+"""The strategy's bots (strategy.TABLE_BOTS: random, greedy, pimc) as table policies.
+
+A SeatBot (server/bots.py) keeps its seat's own events, exactly as a connection of that seat
+receives them (redacted by the bus), and asks its policy to `decide`. random and greedy
+decide in-line (a fold of the seat's view and a few microseconds of rules); pimc thinks for up
+to ~0.6 s, so its decision runs in the strategy process pool (server/strategy_pool.py) with
+the seat's events as JSON-able dicts, and the event loop stays free. Should the pool fail,
+the bot plays the greedy move instead of stalling its table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from domino.commands import Command, PassTurn, PlayTile
+from domino.events import event_to_dict
+from domino.rules import legal_moves
+from domino.tiles import parse_tile
+from server import strategy_pool
+from server.logs import log
+from strategy.bots import TABLE_BOTS, Bot, make_bot
+from strategy.view import SeatView
+
+if TYPE_CHECKING:
+    from server.bots import SeatBot
+
+POOLED = frozenset({"pimc"})
+"""Bots whose decisions run in the process pool."""
+
+
+class TablePolicy:
+    """One bot kind at a table: `await policy.decide(seat_bot)` -> the seat's command."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.pooled = name in POOLED
+        self._local: Bot = make_bot(name if not self.pooled else "greedy")
+        """In-line chooser (its own rng is unused: each SeatBot passes its own)."""
+
+    def __repr__(self) -> str:
+        return f"TablePolicy({self.name!r})"
+
+    def prepare(self) -> None:
+        """A table seated this bot: start the worker processes now if it will need them."""
+        if self.pooled:
+            strategy_pool.warm_up(strategy_pool.BOTS)
+
+    async def decide(self, bot: SeatBot) -> Command | None:
+        state, seat = bot.state, bot.seat
+        if state is None or not bot.my_turn():
+            return None
+        moves = legal_moves(state, seat)
+        if not moves:
+            return PassTurn(seat)
+        if len(moves) == 1:
+            return PlayTile(seat, moves[0].tile, moves[0].end)
+        if self.pooled:
+            events = [event_to_dict(e) for e in bot.events]
+            try:
+                chosen = await strategy_pool.pimc_move(events, seat, bot.rng.getrandbits(62))
+            except Exception as error:  # a dead worker must not stall the table
+                log("pooled_bot_failed", bot=self.name, seat=seat, error=repr(error))
+            else:
+                if chosen is not None:
+                    return PlayTile(seat, parse_tile(chosen["tile"]), chosen["end"])
+        view = SeatView.from_events(bot.events, seat)
+        move = self._local.choose(view, view.legal_moves(), bot.rng)
+        return PlayTile(seat, move.tile, move.end)
+
+
+def table_policies() -> dict[str, TablePolicy]:
+    """Name -> policy for exactly the bots a table may seat (never omniscient)."""
+    return {name: TablePolicy(name) for name in TABLE_BOTS}

@@ -1,0 +1,203 @@
+"""Move advice and the strategy's bots at live tables, over real WebSockets on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from clients.python import DominoClient, SeatView, ServerError
+from server.app import DominoServer
+from server.bots import BOTS
+from server.protocol import AdviceMessage, EventMessage
+from strategy.bots import TABLE_BOTS
+
+
+async def _until_turn(client: DominoClient, view: SeatView, seat: str,
+                      timeout: float = 20) -> None:
+    """Fold the feed until it is `seat`'s turn to play (the feed quiet for the moment)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state = view.state
+        if (state is not None and state.phase == "playing" and state.hand is not None
+                and state.hand.turn == seat and client.feed.empty()):
+            return
+        try:
+            message = await client.next_message(max(0.01, deadline - time.monotonic()))
+        except TimeoutError:
+            raise AssertionError(f"not {seat}'s turn: {state and state.phase} "
+                                 f"{state and state.hand and state.hand.turn} "
+                                 f"{view.events[-3:]}") from None
+        if isinstance(message, EventMessage):
+            view.apply(message)
+
+
+async def _my_choice(client: DominoClient, table_id: str, view: SeatView,
+                     advice: bool = True) -> None:
+    """Wait for the seat's turn; pass while it has no tile that fits."""
+    while True:
+        await _until_turn(client, view, view.seat)
+        if view.moves():
+            return
+        with pytest.raises(ServerError) as caught:
+            await client.advise(table_id)
+        assert caught.value.code == ("no_choice" if advice else "advice_disabled")
+        await client.pass_(table_id)
+
+
+def test_the_table_bots_are_exactly_the_strategy_table_bots() -> None:
+    assert tuple(BOTS) == TABLE_BOTS == ("random", "greedy", "pimc")
+
+
+async def test_advice_lists_the_legal_moves_best_first_with_its_label(
+    server: DominoServer, url: str
+) -> None:
+    south, north, spectator = [await DominoClient.connect(url) for _ in range(3)]
+    table_id = await south.create_table(bots={"W": "greedy", "E": "greedy"}, advice=True)
+    joined = await south.join(table_id, "S")
+    assert joined.advice is True
+    await north.join(table_id, "N")
+    await spectator.watch(table_id)
+    with pytest.raises(ServerError) as caught:
+        await south.advise(table_id)  # nothing dealt yet... or not its turn
+    assert caught.value.code in ("wrong_phase", "not_your_turn")
+
+    views = {"S": SeatView("S"), "N": SeatView("N")}
+    clients = {"S": south, "N": north}
+    checked = 0
+    while checked < 2:
+        # the people take turns; the one to play asks, the other is refused
+        seat = await _first_turn(clients, views)
+        other = "N" if seat == "S" else "S"
+        client, view = clients[seat], views[seat]
+        if not view.moves():
+            with pytest.raises(ServerError) as caught:
+                await client.advise(table_id)
+            assert caught.value.code == "no_choice"
+            await client.pass_(table_id)
+            continue
+        with pytest.raises(ServerError) as caught:
+            await clients[other].advise(table_id)
+        assert caught.value.code == "not_your_turn"
+        with pytest.raises(ServerError) as caught:
+            await spectator.advise(table_id)
+        assert caught.value.code == "unauthorized"
+
+        started = time.monotonic()
+        advice = await client.advise(table_id)
+        elapsed = time.monotonic() - started
+        assert isinstance(advice, AdviceMessage)
+        assert advice.seat == seat and advice.seq == view.state.last_seq
+        legal = {(str(m.tile), m.end) for m in view.moves()}
+        assert [(m.tile, m.end) for m in advice.moves] and \
+            {(m.tile, m.end) for m in advice.moves} == legal
+        assert len(advice.moves) == len(legal)
+        points = [m.expected_points for m in advice.moves]
+        assert points == sorted(points, reverse=True)
+        assert all(0 <= m.p_win_hand <= 1 and m.samples >= 1 for m in advice.moves)
+        assert "optimistic" in advice.label and "perfect-information" in advice.label
+        assert elapsed < 3.0, elapsed
+        best = advice.moves[0]
+        await client.play(table_id, best.tile, best.end)
+        checked += 1
+    for c in (south, north, spectator):
+        await c.close()
+
+
+async def _first_turn(clients: dict[str, DominoClient], views: dict[str, SeatView]) -> str:
+    """Fold both feeds until one of the people is to play; returns that seat."""
+    while True:
+        for seat, client in clients.items():
+            while not client.feed.empty():
+                message = client.feed.get_nowait()
+                if isinstance(message, EventMessage):
+                    views[seat].apply(message)
+        for seat, view in views.items():
+            state = view.state
+            if (state is not None and state.phase == "playing" and state.hand is not None
+                    and state.hand.turn == seat and all(
+                        v.state is not None and v.state.last_seq == state.last_seq
+                        for v in views.values())):
+                return seat
+        await asyncio.sleep(0.01)
+
+
+async def test_advice_is_refused_at_a_table_without_it(server: DominoServer, url: str) -> None:
+    client = await DominoClient.connect(url)
+    table_id = await client.create_table(bots={"W": "random", "N": "random", "E": "random"})
+    joined = await client.join(table_id, "S")
+    assert joined.advice is False
+    view = SeatView("S")
+    await _until_turn(client, view, "S")
+    with pytest.raises(ServerError) as caught:
+        await client.advise(table_id)
+    assert caught.value.code == "advice_disabled"
+    with pytest.raises(ServerError) as caught:
+        await client.create_table(bots={"W": "omniscient"})
+    assert caught.value.code == "unknown_bot"
+    await client.close()
+
+
+async def test_advice_does_not_block_other_tables(server: DominoServer, url: str) -> None:
+    """While one seat's advice is computed (~0.8 s in a worker), a play at another table is
+    acked at once, and one request per seat may be in flight."""
+    asker, player = await DominoClient.connect(url), await DominoClient.connect(url)
+    advised = await asker.create_table(bots={"W": "greedy", "N": "greedy", "E": "greedy"},
+                                       advice=True)
+    await asker.join(advised, "S")
+    other = await player.create_table(bots={"W": "random", "N": "random", "E": "random"},
+                                      target=10_000)
+    await player.join(other, "S")
+    ask_view, play_view = SeatView("S"), SeatView("S")
+    await _my_choice(asker, advised, ask_view)
+    await asker.advise(advised)  # warm: the first request may wait for workers to start
+    server.metrics.loop_lag.clear()
+
+    pending = asyncio.create_task(asker.advise(advised))
+    await asyncio.sleep(0.05)
+    with pytest.raises(ServerError) as caught:  # one in flight per seat
+        await asker.advise(advised)
+    assert caught.value.code == "rate_limited"
+    acks = []
+    while not pending.done():
+        await _my_choice(player, other, play_view, advice=False)
+        move = play_view.moves()[0]
+        started = time.monotonic()
+        await player.play(other, str(move.tile), move.end)
+        acks.append(time.monotonic() - started)
+        if play_view.state.phase != "playing":
+            break
+    advice = await pending
+    assert advice.moves and acks
+    assert max(acks) < 0.2, acks
+    lag = server.metrics.loop_lag.summary()
+    print(f"advice {advice.elapsed_ms:.0f} ms; {len(acks)} acks at the other table, max "
+          f"{max(acks) * 1000:.0f} ms; loop lag {lag}")
+    assert lag["max"] < 150, lag
+    await asker.close()
+    await player.close()
+
+
+async def test_pimc_bots_finish_a_hand_without_stalling_the_loop(
+    server: DominoServer, url: str
+) -> None:
+    watcher = await DominoClient.connect(url)
+    table_id = await watcher.create_table(
+        bots={"S": "pimc", "W": "pimc", "N": "random", "E": "random"}, scoring="all")
+    server.metrics.loop_lag.clear()
+    await watcher.watch(table_id)
+    started = time.monotonic()
+    plays = 0
+    while True:
+        message = await watcher.next_message(30)
+        if isinstance(message, EventMessage):
+            if message.event["type"] == "tile_played":
+                plays += 1
+            if message.event["type"] == "hand_ended":
+                break
+    lag = server.metrics.loop_lag.summary()
+    print(f"pimc hand: {plays} plays in {time.monotonic() - started:.1f} s; loop lag {lag}")
+    assert plays >= 4
+    assert lag["p99"] < 100, lag
+    await watcher.close()
