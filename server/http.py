@@ -37,7 +37,9 @@ _TYPES = {
 
 
 def response(status: int, body: bytes, content_type: str, **extra: str) -> Response:
-    reason = {200: "OK", 404: "Not Found", 405: "Method Not Allowed", 403: "Forbidden"}
+    reason = {200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found",
+              405: "Method Not Allowed", 422: "Unprocessable Content",
+              503: "Service Unavailable"}
     headers = Headers(
         [
             ("Content-Type", content_type),

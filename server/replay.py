@@ -224,7 +224,8 @@ def _error(error: ReplayError) -> Reply:
 async def handle_replay_http(
     method: str, path: str, query: dict[str, str], body: bytes, store: StoreLike
 ) -> Reply | None:
-    """Answer `GET /api/matches`, `GET /api/matches/{id}/replay?perspective=P` and
+    """Answer `GET /api/matches`, `GET /api/matches/{id}/replay?perspective=P`,
+    `GET /api/matches/{id}/advice?seq=N` (server/replay_advice.py) and
     `POST /api/replay?perspective=P` (body: a referee's JSONL log); None for other paths."""
     if not path.startswith("/api/"):
         return None
@@ -242,6 +243,12 @@ async def handle_replay_http(
                 raise ReplayError(405, "use GET")
             return _reply(200, await asyncio.to_thread(stored_replay, sync, parts[1],
                                                        perspective))
+        if len(parts) == 3 and parts[0] == "matches" and parts[2] == "advice":
+            if method != "GET":
+                raise ReplayError(405, "use GET")
+            from server.replay_advice import replay_advice  # (it imports this module)
+
+            return _reply(200, await replay_advice(sync, parts[1], query.get("seq")))
         if parts == ["replay"]:
             if method != "POST":
                 raise ReplayError(405, "use POST with the JSONL log as the body")

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import random
 import time
+from pathlib import Path
 
 import pytest
 
+from clients.match_archive import save_match
 from clients.python import DominoClient, SeatView, ServerError
+from domino.audience import view as redact
+from domino.events import event_to_dict
+from domino.selfplay import random_match_events
 from server.app import DominoServer
 from server.bots import BOTS
 from server.protocol import AdviceMessage, EventMessage
+from server.replay import handle_replay_http
+from storage import EventStore
 from strategy.bots import TABLE_BOTS
 
 
@@ -201,3 +210,46 @@ async def test_pimc_bots_finish_a_hand_without_stalling_the_loop(
     assert plays >= 4
     assert lag["p99"] < 100, lag
     await watcher.close()
+
+
+async def test_replay_advice_ranks_the_movers_legal_moves_for_finished_matches_only(
+    tmp_path: Path,
+) -> None:
+    match = random_match_events(random.Random(11), target=30, match_id="m-advice")
+    with EventStore(tmp_path / "r.sqlite3") as store:
+        save_match(store, match)
+        save_match(store, random_match_events(random.Random(12), target=30,
+                                              match_id="m-live")[:40])
+        play = next(e for e in match if e.type == "tile_played" and e.seq > 30)
+        mover = SeatView(play.seat)
+        for event in match[: play.seq - 1]:
+            mover.apply(EventMessage(table_id="m", seq=event.seq,
+                                     event=event_to_dict(redact(event, play.seat))))
+
+        async def get(path: str, seq: object) -> tuple[int, dict]:
+            status, _, body = await handle_replay_http("GET", path, {"seq": str(seq)}, b"", store)
+            return status, json.loads(body)
+
+        started = time.monotonic()
+        status, data = await get("/api/matches/m-advice/advice", play.seq)
+        assert status == 200, data
+        assert data["seat"] == play.seat and data["seq"] == play.seq
+        assert data["played"] == {"tile": str(play.tile), "end": play.end}
+        legal = {(str(m.tile), m.end) for m in mover.moves()}
+        assert {(m["tile"], m["end"]) for m in data["moves"]} == legal
+        assert 1 <= data["rank"] <= len(legal)
+        ranked = data["moves"][data["rank"] - 1]
+        assert ranked["tile"] == str(play.tile)
+        points = [m["expected_points"] for m in data["moves"]]
+        assert points == sorted(points, reverse=True)
+        assert "optimistic" in data["label"]
+        assert time.monotonic() - started < 5
+        started = time.monotonic()
+        assert (await get("/api/matches/m-advice/advice", play.seq))[1] == data  # cached
+        assert time.monotonic() - started < 0.1
+
+        passed = next((e for e in match if e.type == "passed"), match[1])
+        assert (await get("/api/matches/m-advice/advice", passed.seq))[0] == 422
+        assert (await get("/api/matches/m-live/advice", 30))[0] == 403
+        assert (await get("/api/matches/m-advice/advice", 10**6))[0] == 404
+        assert (await get("/api/matches/m-advice/advice", "x"))[0] == 400

@@ -1,0 +1,112 @@
+"""`GET /api/matches/{id}/advice?seq=N`: the advisor's view of move N of a finished match.
+
+The answer is what `advise` would have told the mover just before it played: the mover's own
+view of the events before seq N (domino.audience.view), every legal move ranked by the
+advisor (strategy.advisor.advise, in the strategy process pool) and where the move actually
+played stood. A seat's hand is only revealed once its match is over, so this is served for
+finished matches only (403 otherwise). Answers are cached (a finished match never changes);
+at most one is computed at a time, so replays never take the live tables' advice workers.
+
+    {"match_id", "seq", "hand", "seat", "played": {"tile", "end"}, "rank" (1 = the
+     advisor's best; null if not found), "moves": [{tile, end, expected_points, p_win_hand,
+     samples, ci, exact_share}], "label", "elapsed_ms"}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+import weakref
+from collections import OrderedDict
+from typing import Any
+
+from domino.audience import view
+from domino.events import event_to_dict
+from server import strategy_pool
+from server.replay import ReplayError, is_finished, load_events
+from storage import EventStore
+from strategy.advisor import LABEL
+
+CACHE_SIZE = 512
+MAX_WAITING = 4
+"""Requests queued behind the one being computed before we answer 503 (retry later)."""
+
+_cache: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary()
+)
+_waiting = 0
+
+
+def _seed(match_id: str, seq: int) -> int:
+    return int.from_bytes(hashlib.sha256(f"{match_id}:{seq}".encode()).digest()[:8], "big")
+
+
+def _parse_seq(text: str | None) -> int:
+    try:
+        seq = int(text or "")
+    except ValueError:
+        raise ReplayError(400, "give the move's seq: ?seq=N") from None
+    if seq < 1:
+        raise ReplayError(400, "seq starts at 1")
+    return seq
+
+
+def _lock() -> asyncio.Lock:
+    loop = asyncio.get_running_loop()
+    lock = _locks.get(loop)
+    if lock is None:
+        lock = _locks[loop] = asyncio.Lock()
+    return lock
+
+
+async def replay_advice(store: EventStore, match_id: str, seq_text: str | None) -> bytes:
+    """The JSON body for the route (raises ReplayError for a refusal)."""
+    global _waiting
+    seq = _parse_seq(seq_text)
+    key = (f"{id(store)}:{match_id}", seq)
+    cached = _cache.get(key)
+    if cached is not None:
+        _cache.move_to_end(key)
+        return cached
+    events = await asyncio.to_thread(load_events, store, match_id)
+    if not is_finished(events):
+        raise ReplayError(403, "advice in a replay is for finished matches only: the mover's "
+                               "hand stays hidden while the match is in play")
+    if seq > len(events):
+        raise ReplayError(404, f"match {match_id!r} has no seq {seq}")
+    move: Any = events[seq - 1]
+    if move.type != "tile_played":
+        raise ReplayError(422, f"seq {seq} is not a play ({move.type}): nothing to rank",
+                          seq=seq)
+    seat = move.seat
+    seen = [event_to_dict(view(e, seat)) for e in events[: seq - 1]]
+    if _waiting >= MAX_WAITING:
+        raise ReplayError(503, "the advisor is busy: retry in a moment")
+    _waiting += 1
+    try:
+        async with _lock():
+            cached = _cache.get(key)  # computed while we waited
+            if cached is not None:
+                return cached
+            started = time.monotonic()
+            rows = await strategy_pool.advise_rows(seen, seat, _seed(match_id, seq))
+            elapsed = (time.monotonic() - started) * 1000.0
+    finally:
+        _waiting -= 1
+    played = {"tile": str(move.tile), "end": move.end}
+    rank = next((i + 1 for i, r in enumerate(rows)
+                 if r["tile"] == played["tile"] and r["end"] == played["end"]), None)
+    if rank is None:  # the same tile on an end showing the same value
+        rank = next((i + 1 for i, r in enumerate(rows) if r["tile"] == played["tile"]), None)
+    body = json.dumps({
+        "match_id": match_id, "seq": seq, "hand": move.hand, "seat": seat, "played": played,
+        "rank": rank, "moves": [{k: v for k, v in r.items() if k != "label"} for r in rows],
+        "label": LABEL, "elapsed_ms": round(elapsed, 1),
+    }, separators=(",", ":")).encode()
+    _cache[key] = body
+    while len(_cache) > CACHE_SIZE:
+        _cache.popitem(last=False)
+    return body
