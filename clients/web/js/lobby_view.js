@@ -4,14 +4,15 @@ import { Connection } from "./conn.js";
 import { SEATS, SEAT_NAMES } from "./game.js";
 import { esc, setConn, toast } from "./ui.js";
 
-const BOTS = ["greedy", "random"];
+// The server's table bots (strategy.TABLE_BOTS); pimc thinks up to ~0.6 s a move.
+const BOTS = [["greedy", "greedy"], ["random", "random"], ["pimc", "pimc (strong, slower)"]];
 
 export function lobbyView(root) {
   const name = localStorage.getItem("domino-oracle:name") || "";
   const seatRow = (s) =>
     `<label class="seat-choice">${SEAT_NAMES[s]} <select name="seat-${s}" data-seat="${s}">` +
     `<option value="me"${s === "S" ? " selected" : ""}>me</option><option value="open">open seat</option>` +
-    BOTS.map((b) => `<option value="bot:${b}"${s !== "S" && b === "greedy" ? " selected" : ""}>bot: ${b}</option>`).join("") +
+    BOTS.map(([b, label]) => `<option value="bot:${b}"${s !== "S" && b === "greedy" ? " selected" : ""}>bot: ${label}</option>`).join("") +
     `</select></label>`;
   root.innerHTML =
     `<div class="lobby"><section class="card"><h1>Play partnership dominoes</h1>` +
@@ -23,6 +24,8 @@ export function lobbyView(root) {
     `<label>Target <input name="target" type="number" min="1" max="10000" value="100"></label>` +
     `<label>Scoring <select name="scoring"><option value="losers">losers' pips</option><option value="all">all pips</option></select></label></div>` +
     `<fieldset class="row"><legend>Seats (S and N against W and E)</legend>${SEATS.map(seatRow).join("")}</fieldset>` +
+    `<label class="check"><input type="checkbox" name="advice" checked> Move advice for seated players ` +
+    `<span class="muted">(an optimistic, perfect-information estimate of each legal move; everyone at the table may ask)</span></label>` +
     `<button type="submit" class="primary">Create table</button></form></section>` +
     `<section class="card"><div class="row spread"><h2>Open tables</h2><button type="button" id="refresh">Refresh</button></div>` +
     `<div id="tables" aria-live="polite"><p class="muted">Loading…</p></div></section></div>`;
@@ -77,7 +80,7 @@ export function lobbyView(root) {
     try {
       const r = await conn.request({
         type: "create_table", variant: form.get("variant"), target: Number(form.get("target")) || 100,
-        scoring: form.get("scoring"), bots,
+        scoring: form.get("scoring"), bots, advice: form.get("advice") === "on",
       });
       location.hash = mine ? `table=${r.table_id}&seat=${mine}` : `watch=${r.table_id}`;
     } catch (err) {

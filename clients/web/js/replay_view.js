@@ -2,9 +2,9 @@
 // stepped or scrubbed, with the overlay and the timeline at every step.
 
 import { renderBoard } from "./board.js";
-import { fold } from "./game.js";
+import { SEAT_NAMES, fold } from "./game.js";
 import { attachHover, renderOverlay } from "./overlay.js";
-import { overlayHolders, playedUpTo } from "./table_view.js";
+import { ADVICE_LABEL, adviceLine, overlayHolders, playedUpTo } from "./table_view.js";
 import { esc, toast } from "./ui.js";
 
 const PERSPECTIVES = [
@@ -115,7 +115,8 @@ export function replayView(root, params) {
   let timer = null;
   let disposed = false;
   let overlayOn = localStorage.getItem("domino-oracle:overlay") !== "off";
-  const app = (window.__app = { view: "replay", id, perspective, data: null, step: 0 });
+  let advisorOn = localStorage.getItem("domino-oracle:advisor") !== "off";
+  const app = (window.__app = { view: "replay", id, perspective, data: null, step: 0, advice: null });
 
   root.innerHTML =
     `<div class="replay"><div class="table-head"><h1>Replay <code>${esc(id === "upload" && upload ? upload.name : id)}</code></h1>` +
@@ -126,9 +127,11 @@ export function replayView(root, params) {
     `<input type="range" id="scrub" min="0" max="0" value="0" aria-label="position in the match">` +
     `<button type="button" data-go="next" aria-label="next (right arrow)">▶</button><button type="button" data-go="last" aria-label="last">▶|</button>` +
     `<button type="button" data-go="play" aria-label="play or pause (space)">Play</button>` +
-    `<button type="button" class="ov-toggle" aria-pressed="${overlayOn}">Overlay (O)</button></div>` +
+    `<button type="button" class="ov-toggle" aria-pressed="${overlayOn}">Overlay (O)</button>` +
+    `<button type="button" class="advisor-toggle" aria-pressed="${advisorOn}" aria-keyshortcuts="A">Advisor (A)</button></div>` +
     `<p id="where" class="where" aria-live="polite"></p>` +
-    `<div class="table-view${overlayOn ? "" : " no-overlay"}"><div class="board-wrap"><div id="board"></div></div>` +
+    `<div class="table-view${overlayOn ? "" : " no-overlay"}"><div class="board-wrap"><div id="board"></div>` +
+    `<section id="advisor" class="advice-box replay-advice" aria-live="polite" aria-label="the advisor on this move" hidden></section></div>` +
     `<aside id="overlay" class="overlay" aria-label="probabilities"></aside></div></div>`;
   const boardEl = root.querySelector("#board");
   const overlayEl = root.querySelector("#overlay");
@@ -136,7 +139,77 @@ export function replayView(root, params) {
   const where = root.querySelector("#where");
   const tv = root.querySelector(".table-view");
   const perspSel = root.querySelector("#persp");
+  const advisorEl = root.querySelector("#advisor");
   attachHover(overlayEl);
+
+  // The advisor on the move just shown: GET /api/matches/{id}/advice?seq=N (finished matches).
+  const adviceCache = new Map();
+  let adviceTimer = null;
+  let adviceWanted = 0;
+
+  function advisorNote(html) {
+    advisorEl.hidden = false;
+    advisorEl.dataset.seq = "";
+    advisorEl.innerHTML = `<p class="muted">${html}</p>`;
+  }
+
+  function updateAdvisor(last) {
+    clearTimeout(adviceTimer);
+    adviceWanted = 0;
+    app.advice = null;
+    if (!advisorOn || !data || !last || last.type !== "tile_played") {
+      advisorEl.hidden = true;
+      advisorEl.innerHTML = "";
+      return;
+    }
+    if (id === "upload") return advisorNote("The advisor ranks the moves of stored matches, not of uploads.");
+    if (!data.finished) return advisorNote("The advisor's ranking is shown once the match has finished (it reveals the mover's hand).");
+    const seq = last.seq;
+    adviceWanted = seq;
+    if (adviceCache.has(seq)) return renderAdvisor(adviceCache.get(seq));
+    if (timer) return advisorNote("Pause to see the advisor's ranking of this move.");
+    advisorNote(`Advisor: ranking ${SEAT_NAMES[last.seat]}'s legal moves before seq ${seq}…`);
+    adviceTimer = setTimeout(() => fetchAdvice(seq, 0), 200);
+  }
+
+  async function fetchAdvice(seq, tries) {
+    try {
+      const r = await getJson(`/api/matches/${encodeURIComponent(id)}/advice?seq=${seq}`);
+      adviceCache.set(seq, r);
+      if (!disposed && adviceWanted === seq) renderAdvisor(r);
+    } catch (err) {
+      if (disposed || adviceWanted !== seq) return;
+      if (/busy/.test(err.message) && tries < 5) {
+        adviceTimer = setTimeout(() => fetchAdvice(seq, tries + 1), 1000);
+      } else advisorNote(`<span class="error">Advisor: ${esc(err.message)}</span>`);
+    }
+  }
+
+  function renderAdvisor(r) {
+    app.advice = r;
+    const who = SEAT_NAMES[r.seat];
+    const n = r.moves.length;
+    const verdict = r.rank === 1 ? `${who} played the advisor's best move${n === 1 ? " (the only one)" : ""}.`
+      : r.rank ? `${who}'s move ranks <b>${r.rank} of ${n}</b>.` : `${who}'s move is not among them.`;
+    const items = r.moves.map((m, i) => {
+      const played = i + 1 === r.rank;
+      return `<li class="${i === 0 ? "best" : ""}${played ? " played" : ""}" data-tile="${esc(m.tile)}" data-end="${m.end || ""}">` +
+        `${adviceLine(m, i)}${played ? `<span class="you-played">played</span>` : ""}</li>`;
+    }).join("");
+    advisorEl.hidden = false;
+    advisorEl.dataset.seq = r.seq;
+    advisorEl.dataset.rank = r.rank ?? "";
+    advisorEl.innerHTML = `<p class="advice-label"><b>Advisor</b> · ${who}'s legal moves before seq ${r.seq}, best first — ` +
+      `<span class="label">${ADVICE_LABEL}</span> (each sampled deal solved with every hand open). ` +
+      `<span class="verdict">${verdict}</span></p><ol class="advice-list">${items}</ol>`;
+  }
+
+  function toggleAdvisor() {
+    advisorOn = !advisorOn;
+    localStorage.setItem("domino-oracle:advisor", advisorOn ? "on" : "off");
+    root.querySelector(".advisor-toggle").setAttribute("aria-pressed", String(advisorOn));
+    show(step);
+  }
 
   function show(k) {
     if (!data) return;
@@ -150,6 +223,7 @@ export function replayView(root, params) {
     renderBoard(boardEl, state, { me: seat, bottom: seat || "S", reveal: perspective === "all" });
     const last = events[step - 1];
     where.textContent = step ? `Step ${step} of ${n} · seq ${last.seq}: ${describe(last)}` : `Step 0 of ${n}: before the first event`;
+    updateAdvisor(last);
     const belief = (app.belief = perspective !== "all" && step ? data.beliefs[step - 1] : null);
     if (overlayOn) {
       const h = state.hand;
@@ -212,6 +286,7 @@ export function replayView(root, params) {
       if (timer) {
         clearInterval(timer);
         timer = null;
+        show(step); // paused: the advisor may speak
       } else {
         timer = setInterval(() => (step >= data.events.length ? go("play") : show(step + 1)), 600);
       }
@@ -223,6 +298,7 @@ export function replayView(root, params) {
     const b = e.target.closest("[data-go]");
     if (b) go(b.dataset.go);
     if (e.target.closest(".ov-toggle")) toggleOverlay();
+    if (e.target.closest(".advisor-toggle")) toggleAdvisor();
   });
   scrub.addEventListener("input", () => show(Number(scrub.value)));
   perspSel.addEventListener("change", () => {
@@ -245,6 +321,7 @@ export function replayView(root, params) {
       e.preventDefault();
       go(keys[e.key]);
     } else if (e.key.toLowerCase() === "o") toggleOverlay();
+    else if (e.key.toLowerCase() === "a") toggleAdvisor();
   }
   document.addEventListener("keydown", onKey);
   load();
@@ -252,6 +329,7 @@ export function replayView(root, params) {
   return () => {
     disposed = true;
     clearInterval(timer);
+    clearTimeout(adviceTimer);
     document.removeEventListener("keydown", onKey);
   };
 }

@@ -34,6 +34,17 @@ export function playedUpTo(state, seq) {
   return out;
 }
 
+// Advice figures as text: "+4.2 pts · 63%".
+const signed = (x) => `${x > 0 ? "+" : x < 0 ? "−" : "±"}${Math.abs(x).toFixed(1)}`;
+const pct = (p) => `${Math.round(p * 100)}%`;
+export const ADVICE_LABEL = "optimistic estimate (perfect-information)";
+
+export function adviceLine(m, i) {
+  const where = m.end ? ` on the ${m.end}` : "";
+  return `${i === 0 ? "★ " : ""}<b>${esc(m.tile)}</b>${where}: ${signed(m.expected_points)} points, ` +
+    `team wins the hand in ${pct(m.p_win_hand)} of ${m.samples} deals`;
+}
+
 export function tableView(root, { tableId, seat = null }) {
   const me = seat;
   const audience = me || "spectator";
@@ -42,6 +53,7 @@ export function tableView(root, { tableId, seat = null }) {
     tableId, seat: me, audience, token: session ? session.token : null,
     events: [], state: newState(), belief: null, timeline: [], duplicates: 0, attaches: 0,
     view: me ? "seat" : "spectator",
+    adviceOn: false, advice: null, adviceBusy: false,
   });
   if (session && Array.isArray(session.events) && session.events.length === session.last_seq &&
       session.events.every((e, i) => e.seq === i + 1)) {
@@ -81,19 +93,39 @@ export function tableView(root, { tableId, seat = null }) {
     }, 50);
   }
 
+  // The advice for the position on the board, or null once the table has moved on.
+  function currentAdvice() {
+    const adv = app.advice;
+    return adv && adv.seq === app.state.lastSeq ? adv : null;
+  }
+
+  function hintHtml(t, adv) {
+    const rows = adv ? adv.moves.filter((m) => m.tile === t) : [];
+    if (!rows.length) return { html: "", aria: "" };
+    const m = rows[0]; // the better end, if it fits both
+    const best = adv.moves[0].tile === t;
+    return {
+      html: `<span class="hint${best ? " best" : ""}" data-ep="${m.expected_points}" data-pwin="${m.p_win_hand}">` +
+        `${best ? "★ " : ""}${signed(m.expected_points)}<br>${pct(m.p_win_hand)}</span>`,
+      aria: `, advice ${signed(m.expected_points)} points, ${pct(m.p_win_hand)} win${best ? ", best" : ""}`,
+    };
+  }
+
   function handHtml() {
     const h = app.state.hand;
     if (!me || !h || !h.hands[me]) return null;
     const legal = legalMoves(app.state, me);
     const tiles = h.hands[me];
+    const adv = currentAdvice();
     focusIdx = Math.max(0, Math.min(focusIdx, tiles.length - 1));
     const buttons = tiles.map((t, i) => {
       const [a, b] = parseTile(t);
       const ok = legal.has(t);
       const chosen = chooser === t ? " chosen" : "";
-      return `<button type="button" class="tile-btn${ok ? " legal" : ""}${chosen}" data-tile="${t}" ` +
-        `data-legal="${ok}" tabindex="${i === focusIdx ? 0 : -1}" aria-label="${t}${ok ? ", playable" : ""}">` +
-        `${domino(a, b, { vertical: true, label: false })}</button>`;
+      const hint = ok ? hintHtml(t, adv) : { html: "", aria: "" };
+      return `<button type="button" class="tile-btn${ok ? " legal" : ""}${chosen}${hint.html ? " hinted" : ""}" data-tile="${t}" ` +
+        `data-legal="${ok}" tabindex="${i === focusIdx ? 0 : -1}" aria-label="${t}${ok ? ", playable" : ""}${hint.aria}">` +
+        `${domino(a, b, { vertical: true, label: false })}${hint.html}</button>`;
     }).join("");
     return `<div class="hand mine" role="toolbar" aria-label="your tiles: arrows to pick, Enter to play">${buttons}</div>`;
   }
@@ -107,16 +139,60 @@ export function tableView(root, { tableId, seat = null }) {
     if (chooser && h) {
       const l = h.line[0][0];
       const r = h.line[h.line.length - 1][1];
+      const adv = currentAdvice();
+      const endHint = (end) => {
+        const m = adv && adv.moves.find((x) => x.tile === chooser && x.end === end);
+        return m ? ` · advice ${signed(m.expected_points)}, ${pct(m.p_win_hand)}` : "";
+      };
       chooserHtml = `<div class="chooser" role="group" aria-label="choose an end for ${chooser}">` +
         `<span>Play <b>${chooser}</b> on:</span>` +
-        `<button type="button" data-end="left">Left end, shows ${l} (L)</button>` +
-        `<button type="button" data-end="right">Right end, shows ${r} (R)</button>` +
+        `<button type="button" data-end="left">Left end, shows ${l} (L)${endHint("left")}</button>` +
+        `<button type="button" data-end="right">Right end, shows ${r} (R)${endHint("right")}</button>` +
         `<button type="button" data-cancel>Cancel (Esc)</button></div>`;
     }
     const replay = app.state.phase === "finished"
       ? ` <a class="button" href="#replay=${encodeURIComponent(tableId)}&perspective=${me}">Replay this match</a>` : "";
     return `<div class="controls"><button type="button" class="pass${pass ? " urgent" : ""}" ${pass ? "" : "disabled"}>` +
-      `Pass (P)</button>${ov}${replay}</div>${chooserHtml}`;
+      `Pass (P)</button>${adviceButtonHtml()}${ov}${replay}</div>${chooserHtml}${adviceBoxHtml()}`;
+  }
+
+  function canAsk() {
+    return app.adviceOn && !app.adviceBusy && legalMoves(app.state, me).size > 0;
+  }
+
+  function adviceButtonHtml() {
+    if (!me || !app.adviceOn) return "";
+    return `<button type="button" class="advise" ${canAsk() ? "" : "disabled"} aria-keyshortcuts="A" ` +
+      `title="Rank my legal moves: ${ADVICE_LABEL}">${app.adviceBusy ? "Thinking…" : "Advice (A)"}</button>`;
+  }
+
+  function adviceBoxHtml() {
+    const adv = currentAdvice();
+    if (!me || !app.adviceOn || (!adv && !app.adviceBusy)) return "";
+    const body = adv
+      ? `<ol class="advice-list">${adv.moves.map((m, i) => `<li class="${i === 0 ? "best" : ""}">${adviceLine(m, i)}</li>`).join("")}</ol>`
+      : `<p class="muted">Sampling deals consistent with what you have seen…</p>`;
+    return `<section class="advice-box" aria-label="move advice" data-seq="${adv ? adv.seq : ""}">` +
+      `<p class="advice-label"><b>Advice</b> · <span class="label">${ADVICE_LABEL}</span>: each sampled deal is ` +
+      `solved with every hand open, so the figures (points for your team minus theirs this hand, and ` +
+      `the chance your team scores it) are better than real play can expect — use them to rank moves.</p>` +
+      `${body}</section>`;
+  }
+
+  async function askAdvice() {
+    if (!me || !canAsk()) return;
+    app.adviceBusy = true;
+    renderBoardNow();
+    try {
+      const r = await conn.request({ type: "advise", table_id: tableId });
+      app.advice = r;
+    } catch (err) {
+      if (err.code === "advice_disabled") app.adviceOn = false;
+      toast(`${err.code}: ${err.message}`);
+    } finally {
+      app.adviceBusy = false;
+      renderBoardNow();
+    }
   }
 
   function renderBoardNow() {
@@ -189,12 +265,16 @@ export function tableView(root, { tableId, seat = null }) {
       } else if (app.token) {
         const r = await conn.request({ type: "resume", table_id: tableId, token: app.token, after_seq: app.state.lastSeq });
         app.resumedAt = r.after_seq;
+        app.adviceOn = !!r.advice;
+        renderBoardNow();
         if (again || app.resumedFromStorage) toast(`Resumed seat ${r.seat} after seq ${r.after_seq}.`, "ok");
       } else {
         const name = localStorage.getItem("domino-oracle:name") || "Guest";
         const r = await conn.request({ type: "join", table_id: tableId, seat: me, name });
         app.token = r.token;
+        app.adviceOn = !!r.advice;
         save();
+        renderBoardNow();
       }
     } catch (err) {
       if (err.code === "offline") return;
@@ -279,6 +359,7 @@ export function tableView(root, { tableId, seat = null }) {
       return void renderBoardNow();
     }
     if (e.target.closest("button.pass")) return void pass();
+    if (e.target.closest("button.advise")) return void askAdvice();
     if (e.target.closest(".ov-toggle")) toggleOverlay();
   });
 
@@ -299,6 +380,7 @@ export function tableView(root, { tableId, seat = null }) {
       if (ends && ends.includes(end)) play(tile, end);
       else if (ends && ends.length === 1 && ends[0] === null) play(tile, null);
     } else if (key === "p") pass();
+    else if (key === "a") askAdvice();
     else if (key === "o") toggleOverlay();
     else if (key === "escape" && chooser) {
       chooser = null;
