@@ -103,17 +103,29 @@ class _Pool:
             if self._executor is None:
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(PRELOAD)
-                self._executor = concurrent.futures.ProcessPoolExecutor(
+                executor = concurrent.futures.ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=context,
                     initializer=_init_worker, initargs=(self.nice,),
                 )
-                for _ in range(self.workers):  # start every worker now, not on first use
-                    self._executor.submit(_warm)
+                # fork every worker now (a submit finding no idle worker forks one, which
+                # blocks): only then is the pool handed to the event loop
+                for _ in range(self.workers):
+                    executor.submit(_warm)
+                self._executor = executor
                 log("strategy_pool_started", pool=self.name, workers=self.workers)
             return self._executor
 
+    def start_soon(self) -> None:
+        """Start the workers from a thread: starting the forkserver and forking the workers
+        blocks for ~0.1 s, which must not happen on the event loop."""
+        if self._executor is None:
+            threading.Thread(target=self.executor, name=f"start-{self.name}-pool",
+                             daemon=True).start()
+
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        executor = self.executor()
+        executor = self._executor
+        if executor is None:  # not started yet: start it off the loop
+            executor = await asyncio.to_thread(self.executor)
         try:
             return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
         except BrokenProcessPool:
@@ -141,9 +153,9 @@ _users = 0
 
 
 def warm_up(*pools: _Pool) -> None:
-    """Start these pools' workers now (e.g. when a table that will need them opens)."""
+    """Start these pools' workers soon (e.g. when a table that will need them opens)."""
     for pool in pools or (BOTS, ADVICE):
-        pool.executor()
+        pool.start_soon()
 
 
 def acquire() -> None:

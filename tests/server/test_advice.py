@@ -17,20 +17,37 @@ from domino.events import event_to_dict
 from domino.selfplay import random_match_events
 from server.app import DominoServer
 from server.bots import BOTS
-from server.protocol import AdviceMessage, EventMessage
+from server.protocol import AdviceMessage, BeliefMessage, EventMessage
 from server.replay import handle_replay_http
 from storage import EventStore
 from strategy.bots import TABLE_BOTS
 
+BELIEF_SEQ: dict[int, int] = {}
+"""id(view) -> seq of the last belief its connection received."""
+
+
+def _settled(client: DominoClient, view: SeatView) -> bool:
+    """The view has every event sent so far: a hand's last play and hand_ended are sent
+    together, so an empty feed alone is not enough; the seat's belief (sent after the
+    events of a commit) for the last seq is."""
+    return client.feed.empty() and BELIEF_SEQ.get(id(view), -1) >= view.last_seq
+
+
+def _fold(view: SeatView, message: object) -> None:
+    if isinstance(message, EventMessage):
+        view.apply(message)
+    elif isinstance(message, BeliefMessage):
+        BELIEF_SEQ[id(view)] = max(BELIEF_SEQ.get(id(view), -1), message.seq)
+
 
 async def _until_turn(client: DominoClient, view: SeatView, seat: str,
                       timeout: float = 20) -> None:
-    """Fold the feed until it is `seat`'s turn to play (the feed quiet for the moment)."""
+    """Fold the feed until it is `seat`'s turn to play (and the view is up to date)."""
     deadline = time.monotonic() + timeout
     while True:
         state = view.state
         if (state is not None and state.phase == "playing" and state.hand is not None
-                and state.hand.turn == seat and client.feed.empty()):
+                and state.hand.turn == seat and _settled(client, view)):
             return
         try:
             message = await client.next_message(max(0.01, deadline - time.monotonic()))
@@ -38,8 +55,7 @@ async def _until_turn(client: DominoClient, view: SeatView, seat: str,
             raise AssertionError(f"not {seat}'s turn: {state and state.phase} "
                                  f"{state and state.hand and state.hand.turn} "
                                  f"{view.events[-3:]}") from None
-        if isinstance(message, EventMessage):
-            view.apply(message)
+        _fold(view, message)
 
 
 async def _my_choice(client: DominoClient, table_id: str, view: SeatView,
@@ -119,15 +135,13 @@ async def _first_turn(clients: dict[str, DominoClient], views: dict[str, SeatVie
     while True:
         for seat, client in clients.items():
             while not client.feed.empty():
-                message = client.feed.get_nowait()
-                if isinstance(message, EventMessage):
-                    views[seat].apply(message)
+                _fold(views[seat], client.feed.get_nowait())
         for seat, view in views.items():
             state = view.state
             if (state is not None and state.phase == "playing" and state.hand is not None
                     and state.hand.turn == seat and all(
-                        v.state is not None and v.state.last_seq == state.last_seq
-                        for v in views.values())):
+                        _settled(clients[s], v) and v.last_seq == view.last_seq
+                        for s, v in views.items())):
                 return seat
         await asyncio.sleep(0.01)
 
