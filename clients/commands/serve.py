@@ -26,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="seconds between a hand's end and the next deal "
                              "(default: %(default)s)")
     parser.add_argument("--open", action="store_true",
-                        help="open the browser at a new table, bots in the other three seats")
+                        help="open the browser at a new table, bots in the other three seats "
+                             "(move advice on)")
     parser.add_argument("--seat", default="S", choices=["S", "W", "N", "E"],
                         help="your seat with --open (default: %(default)s)")
     cluster = parser.add_argument_group(
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.open:
             return
         bots = {seat: "greedy" for seat in ("S", "W", "N", "E") if seat != args.seat}
-        table = await server.create_table(bots=bots)
+        table = await server.create_table(bots=bots, advice=True)
         host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
         url = f"http://{host}:{server.port}/#table={table.table_id}&seat={args.seat}"
         print(f"opening {url}", flush=True)
