@@ -10,6 +10,7 @@ the bot plays the greedy move instead of stalling its table.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from domino.commands import Command, PassTurn, PlayTile
@@ -26,6 +27,18 @@ if TYPE_CHECKING:
 
 POOLED = frozenset({"pimc"})
 """Bots whose decisions run in the process pool."""
+
+_views: weakref.WeakKeyDictionary[SeatBot, SeatView] = weakref.WeakKeyDictionary()
+
+
+def seat_view(bot: SeatBot) -> SeatView:
+    """The bot's SeatView, folded incrementally from its events (not from scratch each move)."""
+    folded = _views.get(bot)
+    if folded is None or len(folded.events) > len(bot.events):
+        folded = _views[bot] = SeatView(bot.seat)
+    for event in bot.events[len(folded.events):]:
+        folded.apply(event)
+    return folded
 
 
 class TablePolicy:
@@ -63,7 +76,7 @@ class TablePolicy:
             else:
                 if chosen is not None:
                     return PlayTile(seat, parse_tile(chosen["tile"]), chosen["end"])
-        view = SeatView.from_events(bot.events, seat)
+        view = seat_view(bot)
         move = self._local.choose(view, view.legal_moves(), bot.rng)
         return PlayTile(seat, move.tile, move.end)
 
