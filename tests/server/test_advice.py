@@ -223,6 +223,12 @@ async def test_pimc_bots_finish_a_hand_without_stalling_the_loop(
     print(f"pimc hand: {plays} plays in {time.monotonic() - started:.1f} s; loop lag {lag}")
     assert plays >= 4
     assert lag["p99"] < 100, lag
+    # each bot was given only its own seat's view: no other seat's tiles before hand_ended
+    for seat, bot in server.registry.tables[table_id].bots.items():
+        dealt = [e for e in bot.events if e.type == "hand_dealt"]
+        assert len(dealt) == 4
+        assert all((e.tiles is not None) == (e.seat == seat) for e in dealt)
+        assert all(e.seed is None for e in bot.events if e.type == "hand_started")
     await watcher.close()
 
 
