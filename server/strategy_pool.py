@@ -22,6 +22,7 @@ import contextlib
 import multiprocessing
 import os
 import random
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -50,6 +51,8 @@ ADVICE_SAMPLES = 32
 
 
 def _init_worker(nice: int) -> None:
+    # Ctrl-C reaches the whole process group: the server stops the workers itself
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(nice)
     import strategy.advisor  # noqa: F401  (warm: imported before the first job)
