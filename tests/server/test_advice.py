@@ -182,6 +182,9 @@ async def test_advice_does_not_block_other_tables(server: DominoServer, url: str
     with pytest.raises(ServerError) as caught:  # one in flight per seat
         await asker.advise(advised)
     assert caught.value.code == "rate_limited"
+    started = time.monotonic()  # the asking connection itself is not held up either
+    await asker.list_tables()
+    assert time.monotonic() - started < 0.2 and not pending.done()
     acks = []
     while not pending.done():
         await _my_choice(player, other, play_view, advice=False)
