@@ -145,7 +145,8 @@ class RemoteTable:
 
     # -- forwarded commands --------------------------------------------------------------
 
-    async def join(self, seat: Seat, name: str) -> tuple[str, int]:
+    async def join_seat(self, seat: Seat, name: str) -> tuple[str, int]:
+        """Claim a seat on the owner; the token and the seq the seat's feed starts from."""
         result = await self.cluster.forward(self, {"op": "join", "table_id": self.table_id,
                                                    "seat": seat, "name": name})
         return result["token"], int(result["last_seq"])

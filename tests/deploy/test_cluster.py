@@ -68,9 +68,11 @@ def check_watcher(watcher: Watcher, table_id: str, events: list[Event]) -> None:
     check_beliefs(table_id, events, "spectator", watcher.beliefs)
 
 
-async def seat_players(url: str, table_id: str) -> tuple[dict[str, Player], dict]:
+async def seat_players(urls: list[str], table_id: str) -> tuple[dict[str, Player], dict]:
+    """Four seated players, connected to the servers in `urls` in turn."""
     players = {seat: Player(seat, view=SeatView(seat)) for seat in "SWNE"}
-    clients = {seat: await DominoClient.connect(url) for seat in "SWNE"}
+    clients = {seat: await DominoClient.connect(urls[i % len(urls)])
+               for i, seat in enumerate("SWNE")}
     for seat, client in clients.items():
         players[seat].token = (await client.join(table_id, seat)).token
     return players, clients
@@ -80,7 +82,8 @@ async def test_workers_in_processes_one_killed_mid_match(
     tmp_path: Path, pg_url: str, mqtt_url: str, prefix: str
 ) -> None:
     """A full match whose beliefs all come from worker processes; one worker is SIGKILLed
-    mid-match and another started; a second server's spectator follows the table."""
+    mid-match and another started; W and E sit (and play) through the server that does not
+    own the table; a second server's spectator follows the table."""
     log = tmp_path / "processes.log"
     port1, port2 = free_port(), free_port()
     processes = [start_server(port1, pg_url, mqtt_url, prefix, "s1", log),
@@ -95,7 +98,7 @@ async def test_workers_in_processes_one_killed_mid_match(
         await watcher.client.watch(table_id)  # served by s2, owned by s1
         listed = await watcher.client.list_tables()  # s2's lobby shows s1's table
         assert table_id in {t.table_id for t in listed.tables}
-        players, clients = await seat_players(url1, table_id)
+        players, clients = await seat_players([url1, url2], table_id)
         tasks = [asyncio.create_task(play(clients[s], table_id, players[s], random.Random(i)))
                  for i, s in enumerate("SWNE")]
         while sum(len(p.acks) for p in players.values()) < 15:
@@ -145,7 +148,7 @@ async def test_owner_killed_table_taken_over_nothing_acknowledged_lost(
         table_id = await creator.create_table(target=30)
         watcher = Watcher(await DominoClient.connect(url2))
         await watcher.client.watch(table_id)
-        players, clients = await seat_players(url1, table_id)
+        players, clients = await seat_players([url1], table_id)
         tasks = [asyncio.create_task(play(clients[s], table_id, players[s], random.Random(i)))
                  for i, s in enumerate("SWNE")]
         while sum(len(p.acks) for p in players.values()) < 20:
