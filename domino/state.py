@@ -62,3 +62,10 @@ class MatchState:
     hands_played: int = 0
     last_seq: int = 0
     winner: Team | None = None
+
+    @property
+    def to_move(self) -> Seat | None:
+        """The seat whose turn it is while a hand is in play; None between hands and after."""
+        if self.phase != "playing" or self.hand is None:
+            return None
+        return self.hand.turn

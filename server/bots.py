@@ -84,13 +84,7 @@ class SeatBot:
             self._task.cancel()
 
     def my_turn(self) -> bool:
-        state = self.state
-        return (
-            state is not None
-            and state.phase == "playing"
-            and state.hand is not None
-            and state.hand.turn == self.seat
-        )
+        return self.state is not None and self.state.to_move == self.seat
 
     def _consider(self) -> None:
         if self.active and self.my_turn() and (self._task is None or self._task.done()):

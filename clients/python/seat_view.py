@@ -39,13 +39,7 @@ class SeatView:
         return self.state is not None and self.state.phase == "finished"
 
     def my_turn(self) -> bool:
-        state = self.state
-        return (
-            state is not None
-            and state.phase == "playing"
-            and state.hand is not None
-            and state.hand.turn == self.seat
-        )
+        return self.state is not None and self.state.to_move == self.seat
 
     def moves(self) -> list[Move]:
         return legal_moves(self.state, self.seat) if self.my_turn() else []  # type: ignore[arg-type]

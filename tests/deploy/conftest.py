@@ -12,30 +12,17 @@ import socket
 import uuid
 from collections.abc import Iterator
 
-import psycopg
 import pytest
 
-PG_URL = os.environ.get("DOMINO_ORACLE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+from tests.pg import fresh_schema
+
 MQTT_URL = os.environ.get("DOMINO_ORACLE_TEST_MQTT", "mqtt://127.0.0.1:1883")
-
-
-def _pg_admin() -> psycopg.Connection:
-    try:
-        return psycopg.connect(PG_URL, autocommit=True, connect_timeout=5)
-    except psycopg.OperationalError as error:
-        pytest.fail(f"PostgreSQL at {PG_URL} is required for these tests: {error}")
 
 
 @pytest.fixture
 def pg_url() -> Iterator[str]:
-    schema = f"deploy_test_{uuid.uuid4().hex[:12]}"
-    with _pg_admin() as admin:
-        admin.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{PG_URL}?options=-csearch_path%3D{schema}"
-    finally:
-        with _pg_admin() as admin:
-            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with fresh_schema("deploy_test") as url:
+        yield url
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from domino.validate import check_log
 from server.protocol import BeliefMessage, EventMessage
 from storage import EventStore
 from tests.deploy.helpers import free_port, kill, start_server, start_worker, stop
-from tests.deploy.players import Player, check_beliefs, collect_beliefs, play, send_move
+from tests.players import Player, check_beliefs, collect_beliefs, play, send_move
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.postgres]
 

@@ -21,9 +21,7 @@ BOTS3 = {"W": "random", "N": "greedy", "E": "random"}
 def _turn(server: DominoServer, table_id: str) -> str | None:
     assert server.registry is not None
     state = server.registry.tables[table_id].state
-    if state is None or state.phase != "playing" or state.hand is None:
-        return None
-    return state.hand.turn
+    return None if state is None else state.to_move
 
 
 async def _my_move(view: SeatView, client: DominoClient, table_id: str, **kw: object):

@@ -6,17 +6,13 @@ PostgreSQL schema (selected through search_path in the URL), so runs cannot coll
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 
 from storage import EventStore
-
-PG_URL = os.environ.get("DOMINO_ORACLE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+from tests.pg import fresh_schema
 
 BACKENDS = [
     pytest.param("sqlite", id="sqlite"),
@@ -24,24 +20,10 @@ BACKENDS = [
 ]
 
 
-def _pg_admin() -> psycopg.Connection:
-    try:
-        return psycopg.connect(PG_URL, autocommit=True, connect_timeout=5)
-    except psycopg.OperationalError as error:
-        pytest.fail(f"PostgreSQL at {PG_URL} is required for these tests: {error}")
-
-
 @pytest.fixture
 def pg_url() -> Iterator[str]:
-    """A PostgreSQL URL whose search_path is a fresh schema, dropped afterwards."""
-    schema = f"storage_test_{uuid.uuid4().hex[:12]}"
-    with _pg_admin() as admin:
-        admin.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{PG_URL}?options=-csearch_path%3D{schema}"
-    finally:
-        with _pg_admin() as admin:
-            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with fresh_schema("storage_test") as url:
+        yield url
 
 
 @pytest.fixture(params=BACKENDS)

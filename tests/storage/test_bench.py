@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from storage import bench
-from tests.storage.conftest import PG_URL
+from tests.pg import PG_URL
 
 
 def _args(tmp_path: Path, pg: str) -> argparse.Namespace:

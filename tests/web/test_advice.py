@@ -9,7 +9,6 @@ moves at a play of a finished match and marks the move actually played.
 from __future__ import annotations
 
 import math
-import re
 import time
 from typing import Any
 
@@ -19,6 +18,7 @@ from domino.rules import evolve, legal_moves
 from tests.web.conftest import WebServer, screenshot
 from tests.web.test_browser import (
     app,
+    create_table_in_lobby,
     finished_match,
     move_and_wait,
     my_turn,
@@ -32,20 +32,6 @@ pytestmark = pytest.mark.browser
 LABEL = "optimistic estimate (perfect-information)"
 
 
-def _create(page: Any, server: WebServer, advice: bool) -> str:
-    page.goto(server.base + "/")
-    page.wait_for_selector("#create button[type=submit]")
-    page.fill("#name", "advised" if advice else "unadvised")
-    if not advice:
-        page.uncheck("#create input[name=advice]")
-    page.click("#create button[type=submit]")
-    page.wait_for_function("location.hash.startsWith('#table=')")
-    match = re.search(r"table=([A-Za-z0-9_-]+)", page.evaluate("location.hash"))
-    assert match
-    page.wait_for_function("window.__app && window.__app.token")
-    return match.group(1)
-
-
 def _tiles(page: Any, selector: str) -> list[str]:
     return sorted(page.eval_on_selector_all(
         selector, "els => els.map(e => e.closest('.tile-btn').dataset.tile)"))
@@ -54,7 +40,7 @@ def _tiles(page: Any, selector: str) -> list[str]:
 def test_the_advice_button_hints_every_legal_tile(context: Any, web_server: WebServer) -> None:
     page = context.new_page()
     errors = watch_errors(page)
-    _create(page, web_server, advice=True)
+    create_table_in_lobby(page, web_server, "advised")
     page.wait_for_selector("button.advise")
     for _ in range(40):  # to a turn with a tile to play (passing when forced)
         wait_for(lambda: my_turn(page), timeout=30, what="my turn")
@@ -91,7 +77,7 @@ def test_the_advice_button_hints_every_legal_tile(context: Any, web_server: WebS
 def test_a_table_without_advice_offers_no_button(context: Any, web_server: WebServer) -> None:
     page = context.new_page()
     errors = watch_errors(page)
-    _create(page, web_server, advice=False)
+    create_table_in_lobby(page, web_server, "unadvised", advice=False)
     page.wait_for_selector(".controls button.pass")
     assert app(page, "a.adviceOn") is False
     assert page.locator("button.advise").count() == 0

@@ -57,10 +57,14 @@ def wait_for(check: Callable[[], Any], timeout: float = 20.0, what: str = "condi
         time.sleep(0.05)
 
 
-def create_table_in_lobby(page: Any, server: WebServer) -> str:
+def create_table_in_lobby(page: Any, server: WebServer, name: str = "tester",
+                          advice: bool = True) -> str:
+    """Create a table with bots from the lobby form, seated at S; returns its id."""
     page.goto(server.base + "/")
     page.wait_for_selector("#create button[type=submit]")
-    page.fill("#name", "tester")
+    page.fill("#name", name)
+    if not advice:
+        page.uncheck("#create input[name=advice]")
     page.click("#create button[type=submit]")
     page.wait_for_function("location.hash.startsWith('#table=')")
     match = re.search(r"table=([A-Za-z0-9_-]+)", page.evaluate("location.hash"))

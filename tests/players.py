@@ -1,4 +1,5 @@
-"""Seat players and checks shared by the deployment tests."""
+"""Seat players that play random legal moves over the protocol, and belief checks: shared by
+the tests that kill servers and workers mid-match."""
 
 from __future__ import annotations
 
