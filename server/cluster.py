@@ -199,6 +199,7 @@ class Cluster:
             "mqtt_connected": self.link.connected.is_set(),
             "mqtt_connections": self.link.connections,
             "mqtt_dropped": self.link.dropped,
+            "mqtt_backlog": self.link.backlog,
             "bus_duplicates_dropped": self.bus.duplicates,
             "forwarded_served": self.forwarder.served,
             "takeovers": self.takeovers,

@@ -2,10 +2,11 @@
 
 A server publishes "table T advanced to seq N" on `{prefix}/work/T`; the worker pool shares
 `$share/workers/{prefix}/work/#`, so each notification reaches one worker. The worker reads
-the table's stream from the event store after the seq it has already folded (from scratch
-when the table is new to it, e.g. after another worker died), folds each audience's view
-into its Belief, and publishes every observer's belief for the head seq, retained. So any
-worker can serve any notification, and one that takes over carries on from the store.
+each pending table's stream from the event store after the seq it has already folded (from
+scratch when the table is new to it, e.g. after another worker died; one query for all the
+tables pending at once), folds each audience's view into its Belief, and publishes every
+observer's belief for the head seq, retained. So any worker can serve any notification, and
+one that takes over carries on from the store.
 
 Never backwards: per table, a worker publishes only seqs at least as new as its last, and
 downstream gates drop anything older than what they delivered (two workers may race).
@@ -29,10 +30,10 @@ from server.inference_worker import belief_frame
 from server.logs import log
 from server.mqtt_link import MqttLink
 from server.topics import WORKER_GROUP, Topics
-from storage import EventStore
+from storage import EventStore, StoredEvent
 
-READ_BATCH = 16
-"""Tables processed together: one store round trip each, overlapping in threads."""
+READ_BATCH = 64
+"""Tables processed together: one store read (one round trip) for the whole batch."""
 IDLE_SECONDS = 600.0
 """A table not advanced for this long is forgotten (rebuilt from the store if it comes back)."""
 
@@ -98,37 +99,48 @@ class InferenceService:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            while self._pending:  # a batch of tables: their store reads overlap
-                batch = [self._pending.popitem(last=False)
-                         for _ in range(min(READ_BATCH, len(self._pending)))]
-                await asyncio.gather(*(self._process_safely(table_id, seq, again)
-                                       for table_id, (seq, again) in batch))
+            while self._pending:  # a batch of tables: one store read for all of them
+                batch = dict(self._pending.popitem(last=False)
+                             for _ in range(min(READ_BATCH, len(self._pending))))
+                await self.process(batch)
             self._forget_idle()
 
-    async def _process_safely(self, table_id: str, seq: int, again: bool) -> None:
-        try:
-            await self.process(table_id, seq, again=again)
-        except Exception as error:  # a store hiccup: the server's watchdog re-asks
-            log("worker_failed", table=table_id, error=repr(error))
+    async def process(self, batch: dict[str, tuple[int, bool]]) -> None:
+        """Fold each table up to the store's head (at least its seq) and publish its beliefs.
 
-    async def process(self, table_id: str, seq: int, *, again: bool = False) -> None:
-        """Fold the table up to the store's head (at least `seq`) and publish its beliefs.
-
-        A seq we already published is skipped, unless the server asks `again` (it has not
-        seen that belief: lost, or overwritten by a slower worker's older one).
+        `batch` maps a table to (seq, again). A seq we already published is skipped, unless
+        the server asks `again` (it has not seen that belief: lost, or overwritten by a slower
+        worker's older one). A failed read is logged; the server's watchdog asks again.
         """
-        tables = self.tables.get(table_id)
-        if tables is None:
-            tables = self.tables[table_id] = TableBeliefs(table_id)
-            self.rebuilds += 1
-        self.tables.move_to_end(table_id)
-        tables.touched = time.monotonic()
-        if tables.broken or (seq <= tables.published and not again):
+        wanted: dict[str, int] = {}
+        for table_id, (seq, again) in batch.items():
+            tables = self.tables.get(table_id)
+            if tables is None:
+                tables = self.tables[table_id] = TableBeliefs(table_id)
+                self.rebuilds += 1
+            self.tables.move_to_end(table_id)
+            tables.touched = time.monotonic()
+            if not tables.broken and (seq > tables.published or again):
+                wanted[table_id] = tables.folded
+        if not wanted:
             return
         started = time.perf_counter()
-        stored = await asyncio.to_thread(self.store.read, table_id, tables.folded)
+        try:
+            stored = await asyncio.to_thread(self.store.read_many, wanted)
+        except Exception as error:  # a store hiccup
+            log("worker_failed", tables=len(wanted), error=repr(error))
+            return
         self.read_seconds += time.perf_counter() - started
+        for table_id, records in stored.items():
+            tables = self.tables.get(table_id)
+            if tables is not None:  # (forgotten while we read: nothing to publish to)
+                self._publish(tables, records, batch[table_id][0])
+                await asyncio.sleep(0)  # read the socket between tables: acks, notifications
+
+    def _publish(self, tables: TableBeliefs, stored: list[StoredEvent], seq: int) -> None:
+        """Fold `stored` into every audience's belief and publish each, retained."""
         started = time.perf_counter()
+        table_id = tables.table_id
         if tables.folded + len(stored) < seq:
             return  # not visible yet: the notification overtook the commit (cannot happen
             # with a committed-then-published server; kept as a guard), the watchdog re-asks
@@ -151,7 +163,6 @@ class InferenceService:
             self.link.publish(self.topics.beliefs(table_id, audience), frame, qos=1, retain=True)
         tables.published = tables.folded
         self.compute_seconds += time.perf_counter() - started
-        await asyncio.sleep(0)  # read the socket between tables: acks, new notifications
         self.beliefs += len(frames)
 
     def _forget_idle(self) -> None:

@@ -78,6 +78,11 @@ class MqttLink:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
 
+    @property
+    def backlog(self) -> int:
+        """Publishes queued or awaiting the broker's acknowledgement (a health figure)."""
+        return len(self._outbox) + len(self._pending)
+
     # -- outgoing ------------------------------------------------------------------------
 
     def publish(self, topic: str, payload: bytes | str, *, qos: int = 1,

@@ -1,8 +1,12 @@
 """The server's side of out-of-process inference: tell the worker pool a table advanced.
 
 Stands in for InferencePool when the server runs with --mqtt. After each commit the table's
-events reach this module through the bus; it publishes one `{"table_id", "seq"}` work
-notification per table per loop turn (QoS 1, coalesced) and watches the beliefs coming back.
+events reach this module through the bus; it publishes a `{"table_id", "seq"}` work
+notification (QoS 1) and watches the beliefs coming back. One notification per table is in
+flight at a time: events committed meanwhile wait, and when the beliefs for the asked seq are
+all back, one notification asks for the table's head. So under load beliefs skip seqs (as
+the in-process pool's coalescing does) instead of queueing without bound in the broker and
+in the server's socket: the beliefs in flight are at most five per table.
 A watchdog re-notifies when some observer's belief has not reached the seq within
 `retry_after` seconds (a worker died holding the notification, a message was lost in a
 reconnection): the store has everything, so asking again is always safe.
@@ -31,6 +35,8 @@ class _Watch:
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        self.asked = 0
+        """The seq of the notification in flight (0: none): the next waits for its beliefs."""
         self.latest = dict.fromkeys(AUDIENCES, 0)
         self.stamps: deque[tuple[int, float]] = deque()
         self.timer: asyncio.TimerHandle | None = None
@@ -109,6 +115,8 @@ class RemoteInference:
         watch = self._watches.get(envelope.table_id)
         if watch is not None:
             watch.stamps.append((envelope.seq, envelope.stamp))
+            if watch.asked and watch.behind(watch.asked):
+                return  # one notification in flight per table: its beliefs will ask for more
         self.notify(envelope.table_id, envelope.seq)
 
     def notify(self, table_id: str, seq: int, *, again: bool = False) -> None:
@@ -132,6 +140,7 @@ class RemoteInference:
             self.link.publish(self.topics.work(table_id), payload, qos=1)
             self.notifications += 1
             if watch is not None:
+                watch.asked = seq
                 self._arm(watch, seq)
 
     def _arm(self, watch: _Watch, seq: int) -> None:
@@ -165,3 +174,5 @@ class RemoteInference:
             self.metrics.beliefs += 1
         if not watch.behind(watch.table.last_seq):
             watch.tries = 0
+        elif watch.asked and not watch.behind(watch.asked):
+            self.notify(envelope.table_id, watch.table.last_seq)  # moved on meanwhile

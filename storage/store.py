@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, bindparam, insert, select, update
+from sqlalchemy import Connection, Engine, and_, bindparam, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from storage.chain import GENESIS_HASH, link_hash
@@ -114,18 +114,31 @@ class EventStore:
             query = query.limit(check_seq(limit, "limit"))
         with self._engine.connect() as conn:
             rows = conn.execute(query).all()
-        return [
-            StoredEvent(
-                stream=row.stream,
-                seq=row.seq,
-                type=row.type,
-                payload=json.loads(row.payload),
-                recorded_at=row.recorded_at,
-                hash=row.hash,
-                prev_hash=row.prev_hash,
-            )
-            for row in rows
-        ]
+        return [_stored(row) for row in rows]
+
+    def read_many(self, after: Mapping[str, int]) -> dict[str, list[StoredEvent]]:
+        """`read` for several streams in one query (one round trip instead of one each).
+
+        `after` maps each stream to the seq already seen; every stream named is in the result.
+        """
+        self._check_open()
+        for stream, after_seq in after.items():
+            check_stream(stream)
+            check_seq(after_seq, "after_seq")
+        result: dict[str, list[StoredEvent]] = {stream: [] for stream in after}
+        names = list(after)
+        with self._engine.connect() as conn:
+            for start in range(0, len(names), _IN_CHUNK):
+                chunk = names[start:start + _IN_CHUNK]
+                query = (
+                    select(events)
+                    .where(or_(*(and_(events.c.stream == name, events.c.seq > after[name])
+                                 for name in chunk)))
+                    .order_by(events.c.stream, events.c.seq)
+                )
+                for row in conn.execute(query):
+                    result[row.stream].append(_stored(row))
+        return result
 
     def last_seq(self, stream: str) -> int:
         """The seq of the stream's last event; 0 if the stream does not exist."""
@@ -170,6 +183,18 @@ class EventStore:
     def _check_open(self) -> None:
         if self._closed:
             raise StoreClosed("the event store is closed")
+
+
+def _stored(row: Any) -> StoredEvent:
+    return StoredEvent(
+        stream=row.stream,
+        seq=row.seq,
+        type=row.type,
+        payload=json.loads(row.payload),
+        recorded_at=row.recorded_at,
+        hash=row.hash,
+        prev_hash=row.prev_hash,
+    )
 
 
 def _write_all(

@@ -11,6 +11,7 @@ import random
 import urllib.request
 from pathlib import Path
 
+import aiomqtt
 import pytest
 
 from clients.python import DominoClient, SeatView
@@ -18,6 +19,7 @@ from domino.audience import view
 from domino.events import Event, Passed, TilePlayed, parse_event
 from domino.validate import check_log
 from server.protocol import BeliefMessage, EventMessage
+from server.topics import Topics, parse_mqtt_url
 from storage import EventStore
 from tests.deploy.helpers import free_port, kill, start_server, start_worker, stop
 from tests.players import Player, check_beliefs, collect_beliefs, play, send_move
@@ -191,3 +193,49 @@ async def test_owner_killed_table_taken_over_nothing_acknowledged_lost(
             assert (str(event.tile) if isinstance(event, TilePlayed) else "pass") == tile
         assert [e.seq for e in player.view.events] == [e.seq for e in events]
     check_watcher(watcher, table_id, events)
+
+
+async def test_one_work_notification_in_flight_per_table(
+    tmp_path: Path, pg_url: str, mqtt_url: str, prefix: str
+) -> None:
+    """With no worker to answer, a table of bots playing flat out asks the pool about once
+    (the first notification, plus a re-ask when a spectator attaches), not once per event;
+    a worker started later catches the table up with exact beliefs."""
+    log = tmp_path / "flow.log"
+    port = free_port()
+    processes = [start_server(port, pg_url, mqtt_url, prefix, "s1", log)]
+    host, mqtt_port = parse_mqtt_url(mqtt_url)
+    notifications: list[dict] = []
+
+    async def listen(listener: aiomqtt.Client) -> None:
+        async for message in listener.messages:
+            notifications.append(json.loads(message.payload))  # type: ignore[arg-type]
+
+    try:
+        async with aiomqtt.Client(host, mqtt_port, protocol=aiomqtt.ProtocolVersion.V5) as mqtt:
+            await mqtt.subscribe(Topics(prefix).work("+"), qos=1)
+            listening = asyncio.create_task(listen(mqtt))
+            watcher = Watcher(await DominoClient.connect(f"ws://127.0.0.1:{port}/ws"))
+            table_id = await watcher.client.create_table(
+                target=30, bots=dict.fromkeys("SWNE", "random"))
+            await watcher.client.watch(table_id)
+            await asyncio.sleep(1.0)  # below the watchdog's first retry (2 s)
+            listening.cancel()
+        seen = len(watcher.events)
+        assert seen >= 20, f"the bots should have played on: {seen} events"
+        assert {n["table_id"] for n in notifications} == {table_id}
+        assert 1 <= len(notifications) <= 3, notifications
+
+        processes.append(start_worker(pg_url, mqtt_url, prefix, log))
+        with EventStore(pg_url) as store:
+            deadline = asyncio.get_running_loop().time() + 30
+            while store.read(table_id)[-1:] and store.read(table_id)[-1].type != "match_ended":
+                assert asyncio.get_running_loop().time() < deadline, "the match did not end"
+                await asyncio.sleep(0.1)
+        events = stored_events(pg_url, table_id)
+        await watcher.wait_for_seq(events[-1].seq)
+        check_watcher(watcher, table_id, events)
+        await watcher.client.close()
+    finally:
+        for process in processes:
+            stop(process)

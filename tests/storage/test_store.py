@@ -58,6 +58,17 @@ def test_read_after_and_limit(store: EventStore) -> None:
     assert store.last_seq("nobody") == 0
 
 
+def test_read_many_is_read_for_each_stream(store: EventStore) -> None:
+    store.append("a", 0, events(5))
+    store.append("b", 0, events(3))
+    store.append("c", 0, events(2))
+    after = {"a": 3, "b": 0, "c": 2, "nobody": 0}
+    got = store.read_many(after)
+    assert got == {stream: store.read(stream, seq) for stream, seq in after.items()}
+    assert [e.seq for e in got["a"]] == [4, 5] and got["c"] == [] and got["nobody"] == []
+    assert store.read_many({}) == {}
+
+
 def test_stale_expected_seq_is_a_conflict(store: EventStore) -> None:
     store.append("s", 0, events(2))
     with pytest.raises(ConcurrencyConflict) as caught:
