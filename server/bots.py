@@ -72,6 +72,10 @@ class SeatBot:
         self.active = True
         self._consider()
 
+    def wake(self) -> None:
+        """Look again: after the table's failed commit of this bot's move, no event comes."""
+        self._consider()
+
     def deactivate(self) -> None:
         self.active = False
 

@@ -15,7 +15,6 @@ even across a restart.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import secrets
 import time
@@ -41,6 +40,8 @@ from server.seats import new_token, token_digest, token_matches
 from storage import AsyncEventStore, ConcurrencyConflict
 
 T = TypeVar("T")
+RETRY_FIRST, RETRY_LAST = 0.2, 5.0
+"""Seconds before a table looks again after a failed store write (doubling)."""
 
 
 class BeliefHandle(Protocol):
@@ -157,6 +158,8 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._retire_handle: asyncio.TimerHandle | None = None
+        self._retry_handle: asyncio.TimerHandle | None = None
+        self._retry_delay = RETRY_FIRST
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -198,7 +201,7 @@ class Table:
             assert policy is not None
             self._add_bot(seat, policy, active=True)
         if self.state is None and len(self.seats) == 4:
-            self._enqueue(self._start_match)
+            self._enqueue_quietly(self._start_match)
         self._after_change()
 
     async def close(self) -> None:
@@ -209,6 +212,8 @@ class Table:
         self._timers.clear()
         if self._retire_handle is not None:
             self._retire_handle.cancel()
+        if self._retry_handle is not None:
+            self._retry_handle.cancel()
         for bot in self.bots.values():
             bot.stop()
         for worker in self.workers.values():
@@ -267,7 +272,7 @@ class Table:
             self.seats[seat] = SeatRecord(record["name"], None, record["token_sha256"])
             log("seat_claimed", table=self.table_id, seat=seat, name=record["name"])
             if self.state is None and len(self.seats) == 4:
-                await self._start_match()
+                self._enqueue_quietly(self._start_match)  # its own job: the seat is claimed
             return token
 
         return await self.call(run)
@@ -312,7 +317,7 @@ class Table:
         log("match_started", table=self.table_id, variant=self.config.variant)
 
     async def _deal(self) -> None:
-        self._deal_pending = False
+        self._deal_pending = False  # a failed commit leaves it re-armable (_retry_later)
         if self.state is None or self.state.phase != "between_hands":
             return
         await self._commit(decide(self.state, DealHand(secrets.token_hex(32))))
@@ -340,6 +345,7 @@ class Table:
         self.state = state
         self.log.extend(stamped)
         self.metrics.events += len(stamped)
+        self._retry_delay = RETRY_FIRST
         publish_events(self.bus, self.table_id, stamped)
         self._after_change()
         return stamped
@@ -376,6 +382,29 @@ class Table:
     def _log_failure(self, future: asyncio.Future[Any]) -> None:
         if not future.cancelled() and future.exception() is not None:
             log("table_job_failed", table=self.table_id, error=future.exception())
+            self._retry_later()
+
+    def _retry_later(self) -> None:
+        """A job that moves the table on by itself (start, deal, a bot's move) failed on the
+        store: look again after a pause (doubling up to RETRY_LAST). Nothing else would: each
+        is triggered by the event before it, and a failed commit adds no event."""
+        if self._closing or self._retry_handle is not None:
+            return
+        self._retry_handle = asyncio.get_running_loop().call_later(self._retry_delay,
+                                                                   self._retry)
+        self._retry_delay = min(RETRY_LAST, self._retry_delay * 2)
+
+    def _retry(self) -> None:
+        self._retry_handle = None
+        if self._closing:
+            return
+        if self.state is None:
+            if len(self.seats) == 4:
+                self._enqueue_quietly(self._start_match)
+            return
+        self._after_change()
+        for bot in self.bots.values():
+            bot.wake()
 
     def _finish(self) -> None:
         if self._retire_handle is None:
@@ -402,8 +431,13 @@ class Table:
         return bot
 
     async def _bot_act(self, seat: Seat, command: Command) -> None:
-        with contextlib.suppress(RuleViolation, ProtocolError):
+        try:
             await self.move(seat, command, None)
+        except (RuleViolation, ProtocolError):
+            pass  # overtaken (a stale move, the table reloading): the next event wakes it
+        except Exception as error:  # the store failed: the move was not made; try again
+            log("bot_move_failed", table=self.table_id, seat=seat, error=error)
+            self._retry_later()
 
     def is_person(self, seat: Seat) -> bool:
         record = self.seats.get(seat)
