@@ -118,19 +118,23 @@ class RemoteTable:
         gate = FeedGate(deliver, after_seq, fill)
         unsubscribers = [bus.subscribe(self.table_id, audience, "event", gate.on_event),
                          bus.subscribe(self.table_id, audience, "belief", gate.on_belief)]
-        await bus.ensure_subscribed(self.table_id)  # live first, then history: no hole
-        head = await asyncio.to_thread(self.cluster.store.last_seq, self.table_id)
-        after = min(after_seq, head)
-        gate.last = after
-        history = await self.history(audience, after)
-        reply(after, max(head, after + len(history)))
-        gate.start(history)
 
         def detach() -> None:
             gate.closed = True
             for unsubscribe in unsubscribers:
                 unsubscribe()
 
+        try:
+            await bus.ensure_subscribed(self.table_id)  # live first, then history: no hole
+            head = await asyncio.to_thread(self.cluster.store.last_seq, self.table_id)
+            after = min(after_seq, head)
+            gate.last = after
+            history = await self.history(audience, after)
+        except BaseException:  # a store error, or the connection went away: let go of the bus
+            detach()
+            raise
+        reply(after, max(head, after + len(history)))
+        gate.start(history)
         return detach
 
     async def find_seat(self, token: str) -> Seat | None:

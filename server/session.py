@@ -69,6 +69,13 @@ def _error(command_id: Any, code: ErrorCode, message: str) -> str:
     return ErrorMessage(id=command_id, code=code, message=message).model_dump_json()
 
 
+def _too_large(text: str | bytes, limit: int) -> bool:
+    """Over the limit in bytes, not characters (a character takes up to 4 in UTF-8)."""
+    if isinstance(text, bytes) or len(text) > limit or 4 * len(text) <= limit:
+        return len(text) > limit
+    return len(text.encode()) > limit
+
+
 def _guess_id(text: str | bytes) -> Any:
     """The id of a message we could not validate, if it has a usable one (to echo it)."""
     with contextlib.suppress(ValueError, TypeError, RecursionError):
@@ -146,7 +153,7 @@ class Session:
 
     async def handle(self, text: str | bytes) -> None:
         """Answer one frame; every failure becomes a typed error, never a crash."""
-        if len(text) > self.config.max_message:
+        if _too_large(text, self.config.max_message):
             self.send(_error(None, "too_large", f"messages are limited to "
                                                 f"{self.config.max_message} bytes"))
             return

@@ -444,8 +444,11 @@ class Table:
         return record is not None and record.bot is None
 
     def presence(self, seat: Seat, delta: int) -> None:
-        """A connection of `seat` attached (+1) or went away (-1)."""
-        self.connected[seat] += delta
+        """A connection of `seat` attached (+1) or went away (-1).
+
+        Never below 0: after a takeover, a -1 can arrive from a server whose +1 went to the
+        old owner; counting it would leave a connected person under a stand-in bot."""
+        self.connected[seat] = max(0, self.connected[seat] + delta)
         self._review_absence()
 
     def _review_absence(self) -> None:

@@ -69,6 +69,9 @@ async def test_every_error_code_is_provoked_and_answered(server: DominoServer, u
     # too_large: the frame is refused, the connection stays
     error = await _raw(client, json.dumps({"type": "list_tables", "pad": "x" * 70_000}))
     assert error.code == "too_large"
+    wide = json.dumps({"type": "list_tables", "pad": "é" * 40_000}, ensure_ascii=False)
+    assert len(wide) < 64 * 1024 < len(wide.encode())  # the limit is in bytes
+    assert (await _raw(client, wide)).code == "too_large"
     codes.add("too_large")
 
     # rate_limited: a flood beyond the burst

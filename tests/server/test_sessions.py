@@ -162,3 +162,12 @@ async def test_play_until_finished_with_a_target_of_one(server: DominoServer, ur
     )
     for c in clients:
         await c.close()
+
+
+async def test_presence_never_counts_below_zero(server: DominoServer) -> None:
+    """A -1 that arrives without its +1 (the +1 went to a table's previous owner) must not
+    hide the person's next connection from the grace clock."""
+    table = await server.create_table(bots={"W": "random", "N": "random", "E": "random"})
+    table.presence("S", -1)
+    table.presence("S", +1)
+    assert table.connected["S"] == 1
