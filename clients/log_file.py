@@ -29,6 +29,8 @@ def read_log_or_match(source: str, db: str) -> list[Event]:
     path = Path(source)
     if path.exists():
         return read_log(path)
+    if "://" not in db and not Path(db).is_file():
+        raise CommandError(f"{source}: no such file, and no store at {db} to find it in")
     with open_store(db) as store:
         try:
             return load_match(store, source)

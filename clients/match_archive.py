@@ -62,7 +62,11 @@ def _match_id(events: Sequence[Event]) -> str:
     first = events[0] if events else None
     if first is None or first.type != "match_started":
         raise ArchiveError("a match log starts with match_started")
-    return first.match_id  # type: ignore[union-attr]
+    match_id: str = first.match_id  # type: ignore[union-attr]
+    if SIDE_STREAM_MARK in match_id:
+        raise ArchiveError(f"match id {match_id!r}: {SIDE_STREAM_MARK!r} is reserved for the "
+                           "server's side records (seats, commands)")
+    return match_id
 
 
 def match_ids(store: EventStore) -> list[str]:

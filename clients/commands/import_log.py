@@ -7,7 +7,7 @@ from pathlib import Path
 
 from clients.cli import CommandError
 from clients.log_file import read_log
-from clients.match_archive import save_match
+from clients.match_archive import ArchiveError, save_match
 from clients.store_option import add_db_option, open_store
 from domino.validate import LogProblem
 from storage.errors import ConcurrencyConflict
@@ -23,9 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     events = read_log(args.file)
     try:
-        with open_store(args.db) as store:
+        with open_store(args.db, create=True) as store:
             save_match(store, events)
-    except LogProblem as problem:
+    except (LogProblem, ArchiveError) as problem:
         raise CommandError(f"{args.file}: {problem} — nothing was imported") from problem
     except ConcurrencyConflict as error:
         raise CommandError(f"{args.file}: the store already has match {error.stream!r}") from error

@@ -37,7 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-
+    if args.samples < 1:
+        raise CommandError("--samples must be >= 1")
     events = read_log(args.file)
     if args.at is not None:
         if not any(e.seq == args.at for e in events):

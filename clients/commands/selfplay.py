@@ -6,6 +6,7 @@ import argparse
 import random
 import time
 
+from clients.cli import CommandError
 from clients.match_archive import save_matches
 from clients.store_option import add_db_option, open_store
 from domino.selfplay import heaviest_policy, random_match_events, random_policy
@@ -27,10 +28,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.matches < 1 or args.target < 1:
+        raise CommandError("--matches and --target must be >= 1")
     rng = random.Random(args.seed)
     started = time.perf_counter()
     stored = 0
-    with open_store(args.db) as store:
+    with open_store(args.db, create=True) as store:
         while stored < args.matches:
             count = min(BATCH, args.matches - stored)
             matches = [

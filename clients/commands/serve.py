@@ -48,11 +48,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from clients.store_option import cannot_open
     from server.app import DominoServer, ServerConfig, run_until_signalled
     from server.logs import configure
     from server.table import TableOptions
 
     configure(args.log_level.upper())
+    if not 0 <= args.port <= 65535:
+        raise CommandError(f"--port {args.port}: a port is 0 to 65535")
     if args.grace < 0 or args.bot_delay < 0 or args.hand_pause < 0:
         raise CommandError("--grace, --bot-delay and --hand-pause must be >= 0")
     if args.mqtt and not args.db.startswith(("postgresql://", "postgres://", "postgresql+")):
@@ -84,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(run_until_signalled(DominoServer(config), opened))
+    except SQLAlchemyError as error:
+        raise CommandError(cannot_open(args.db, error)) from None
     except (OSError, ValueError) as error:
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {error}") from error
     return 0

@@ -34,10 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from clients.store_option import open_store
     from server.inference_service import InferenceService
     from server.logs import configure
     from server.topics import Topics, parse_mqtt_url
-    from storage import EventStore
 
     configure(args.log_level.upper())
     try:
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
-        with EventStore(args.db) as store:
+        with open_store(args.db, create=True) as store:
             service = InferenceService(store, args.mqtt, Topics(args.topic_prefix), name,
                                        args.group)
             await service.run(stop)

@@ -129,3 +129,50 @@ def test_verify_names_a_tampered_event(stored, capsys) -> None:
         )
     code, out, _ = run(capsys, "verify", "--db", str(db))
     assert code == 1 and ids[1] in out and "seq 1" in out
+
+
+@pytest.mark.parametrize("tool", [["verify"], ["matches"], ["export", "m-1"], ["replay", "m-1"]])
+def test_reading_tools_refuse_a_store_that_is_not_there(tool, tmp_path, capsys) -> None:
+    """A mistyped --db must not become a new, empty store that answers "0 matches"."""
+    typo = tmp_path / "typo.sqlite3"
+    code, _, err = run(capsys, *tool, "--db", str(typo))
+    assert code == 2 and str(typo) in err and "Traceback" not in err
+    assert not typo.exists()
+
+
+def test_a_store_that_cannot_be_opened_is_a_one_line_error(tmp_path, capsys) -> None:
+    not_a_db = tmp_path / "notes.sqlite3"
+    not_a_db.write_text("these are not the tables you are looking for\n" * 100)
+    code, _, err = run(capsys, "matches", "--db", str(not_a_db))
+    assert code == 2 and err.startswith("error: cannot open the store") and err.count("\n") == 1
+    code, _, err = run(capsys, "verify", "--db", "postgresql://who:secret@127.0.0.1:1/none")
+    assert code == 2 and "cannot open the store" in err and "secret" not in err
+
+
+def test_a_match_id_with_the_side_record_mark_is_refused(stored, tmp_path, capsys) -> None:
+    db, ids = stored
+    lines = run(capsys, "export", ids[0], "--db", str(db))[1]
+    log = tmp_path / "sneaky.jsonl"
+    log.write_text(lines.replace(ids[0], "seats:evil"))
+    code, _, err = run(capsys, "import", str(log), "--db", str(db))
+    assert code == 2 and "reserved" in err and "nothing was imported" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["selfplay", "--target", "0"],
+    ["selfplay", "--matches", "0"],
+    ["serve", "--port", "99999"],
+])
+def test_out_of_range_numbers_are_refused(argv, tmp_path, capsys) -> None:
+    code, _, err = run(capsys, *argv, "--db", str(tmp_path / "x.sqlite3"))
+    assert code == 2 and err.startswith("error:") and "Traceback" not in err
+
+
+def test_infer_refuses_a_sampler_without_samples(stored, tmp_path, capsys) -> None:
+    db, ids = stored
+    log = tmp_path / "m.jsonl"
+    log.write_text(run(capsys, "export", ids[0], "--db", str(db))[1])
+    for samples in ("0", "-3"):
+        code, _, err = run(capsys, "infer", str(log), "--seat", "S", "--method", "rejection",
+                           "--samples", samples)
+        assert code == 2 and "--samples" in err
