@@ -14,6 +14,7 @@ export function scoreboard(state) {
     `<span class="muted">to ${state.target} · ${hand} · ${state.handsPlayed} finished${won}</span></div>`;
 }
 
+// `me`: the seat addressed as "you" (none in a replay: there the seat to play is named).
 export function statusText(state, me) {
   const h = state.hand;
   if (state.phase === "finished") return `Match over: ${state.winner} won ${state.scores.NS}–${state.scores.EW} (NS–EW).`;
@@ -57,7 +58,7 @@ function seatBox(state, seat, pos, opts) {
     `<div class="passes">${passHtml}</div>${tiles}</section>`;
 }
 
-// opts: {me, bottom, reveal, handHtml, controlsHtml}
+// opts: {me, bottom, reveal, replay, handHtml, controlsHtml}
 export function renderBoard(el, state, opts) {
   const bottom = opts.bottom || "S";
   const left = nextSeat(bottom);
@@ -72,7 +73,7 @@ export function renderBoard(el, state, opts) {
     seatBox(state, top, "top", opts) +
     seatBox(state, left, "left", opts) +
     `<div class="center"><div class="line" aria-label="line of play${e.left !== null ? `, ends ${e.left} and ${e.right}` : ""}">${lineHtml}</div>` +
-    `<p class="status" data-phase="${state.phase}" aria-live="polite">${statusText(state, opts.me)}</p></div>` +
+    `<p class="status" data-phase="${state.phase}" aria-live="polite">${statusText(state, opts.replay ? null : opts.me)}</p></div>` +
     seatBox(state, right, "right", opts) +
     seatBox(state, bottom, "bottom", opts) +
     `</div>` + (opts.controlsHtml || "");

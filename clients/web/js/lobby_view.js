@@ -2,13 +2,14 @@
 
 import { Connection } from "./conn.js";
 import { SEATS, SEAT_NAMES } from "./game.js";
+import { getItem, setItem } from "./store.js";
 import { esc, setConn, toast } from "./ui.js";
 
 // The server's table bots (strategy.TABLE_BOTS); pimc thinks up to ~0.6 s a move.
 const BOTS = [["greedy", "greedy"], ["random", "random"], ["pimc", "pimc (strong, slower)"]];
 
 export function lobbyView(root) {
-  const name = localStorage.getItem("domino-oracle:name") || "";
+  const name = getItem("domino-oracle:name") || "";
   const seatRow = (s) =>
     `<label class="seat-choice">${SEAT_NAMES[s]} <select name="seat-${s}" data-seat="${s}">` +
     `<option value="me"${s === "S" ? " selected" : ""}>me</option><option value="open">open seat</option>` +
@@ -32,7 +33,7 @@ export function lobbyView(root) {
 
   const tablesEl = root.querySelector("#tables");
   const nameEl = root.querySelector("#name");
-  nameEl.addEventListener("change", () => localStorage.setItem("domino-oracle:name", nameEl.value.trim()));
+  nameEl.addEventListener("change", () => setItem("domino-oracle:name", nameEl.value.trim()));
 
   function renderTables(tables) {
     if (!tables.length) {
@@ -47,9 +48,10 @@ export function lobbyView(root) {
             ? `<span class="seat-tag">${s}: ${esc(who)}</span>`
             : `<a class="button small" href="#table=${encodeURIComponent(t.table_id)}&seat=${s}" data-join="${s}">Join ${s}</a>`;
         }).join(" ");
-        return `<tr data-table="${esc(t.table_id)}"><td><code>${esc(t.table_id)}</code></td><td>${esc(t.variant)}</td>` +
-          `<td class="seats">${seats}</td><td>${esc(t.status)}</td><td>${t.spectators}</td>` +
-          `<td><a class="button small" href="#watch=${encodeURIComponent(t.table_id)}">Watch</a></td></tr>`;
+        return `<tr data-table="${esc(t.table_id)}"><td data-label="Table"><code>${esc(t.table_id)}</code></td>` +
+          `<td data-label="Variant">${esc(t.variant)}</td><td class="seats" data-label="Seats">${seats}</td>` +
+          `<td data-label="Status">${esc(t.status)}</td><td data-label="Spectators">${t.spectators}</td>` +
+          `<td class="go"><a class="button small" href="#watch=${encodeURIComponent(t.table_id)}">Watch</a></td></tr>`;
       }).join("") + `</tbody></table>`;
   }
 
@@ -76,7 +78,7 @@ export function lobbyView(root) {
       if (v.startsWith("bot:")) bots[s] = v.slice(4);
       if (v === "me" && !mine) mine = s;
     }
-    localStorage.setItem("domino-oracle:name", nameEl.value.trim());
+    setItem("domino-oracle:name", nameEl.value.trim());
     try {
       const r = await conn.request({
         type: "create_table", variant: form.get("variant"), target: Number(form.get("target")) || 100,

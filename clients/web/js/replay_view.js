@@ -5,6 +5,7 @@ import { renderBoard } from "./board.js";
 import { SEAT_NAMES, fold } from "./game.js";
 import { attachHover, renderOverlay } from "./overlay.js";
 import { ADVICE_LABEL, adviceLine, overlayHolders, playedUpTo } from "./table_view.js";
+import { getItem, setItem } from "./store.js";
 import { esc, toast } from "./ui.js";
 
 const PERSPECTIVES = [
@@ -14,19 +15,33 @@ const PERSPECTIVES = [
 
 let upload = null; // {text, name}: the last uploaded log, kept for perspective changes
 
+// An Error carrying the HTTP status (403: a seat's perspective of a match still in play).
+function failure(message, status) {
+  const err = new Error(message);
+  err.status = status;
+  return err;
+}
+
 async function getJson(url, init) {
   const r = await fetch(url, init);
   const type = r.headers.get("Content-Type") || "";
   if (!type.includes("json")) {
-    throw new Error(r.ok ? "unexpected reply" : `the server refused the request (HTTP ${r.status})` +
-      "");
+    throw failure(r.ok ? "unexpected reply" : `the server refused the request (HTTP ${r.status})`, r.status);
   }
   const data = await r.json();
   if (!r.ok) {
     const where = data.line ? ` (line ${data.line})` : data.seq ? ` (seq ${data.seq})` : "";
-    throw new Error(`${data.error}${where}`);
+    throw failure(`${data.error}${where}`, r.status);
   }
   return data;
+}
+
+// The step asked for in the URL: a whole number, or null (not given, or not a finite number:
+// the viewer then opens where it opens without one).
+export function parseStep(text) {
+  if (text == null || !text.trim()) return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? Math.trunc(n) : null;
 }
 
 // Uploads go over a WebSocket of their own (the server's HTTP side reads no bodies).
@@ -46,7 +61,7 @@ function uploadLog(text, perspective) {
       }
       if (data.error || data.type === "error") {
         const where = data.line ? ` (line ${data.line})` : data.seq ? ` (seq ${data.seq})` : "";
-        reject(new Error(`${data.error || data.message}${where}`));
+        reject(failure(`${data.error || data.message}${where}`, data.status));
       } else resolve(data);
       ws.close();
     };
@@ -93,10 +108,10 @@ function pickerView(root, params) {
     if (disposed || !el) return;
     if (!matches.length) return void (el.innerHTML = `<p class="muted">No matches stored yet.</p>`);
     el.innerHTML = `<table class="tables"><thead><tr><th>Match</th><th>Variant</th><th>Status</th><th>NS–EW</th><th>Events</th><th></th></tr></thead><tbody>` +
-      matches.map((m) => `<tr><td><code>${esc(m.match_id)}</code></td><td>${esc(m.variant)}</td>` +
-        `<td>${m.finished ? `finished, ${esc(m.winner)} won` : "in play"}</td>` +
-        `<td>${m.scores ? `${m.scores.NS}–${m.scores.EW}` : "0–0"}</td><td>${m.events}</td>` +
-        `<td><a class="button small" href="#replay=${encodeURIComponent(m.match_id)}&perspective=${m.finished ? "S" : "spectator"}">Replay</a></td></tr>`).join("") +
+      matches.map((m) => `<tr><td data-label="Match"><code>${esc(m.match_id)}</code></td><td data-label="Variant">${esc(m.variant)}</td>` +
+        `<td data-label="Status">${m.finished ? `finished, ${esc(m.winner)} won` : "in play"}</td>` +
+        `<td data-label="NS–EW">${m.scores ? `${m.scores.NS}–${m.scores.EW}` : "0–0"}</td><td data-label="Events">${m.events}</td>` +
+        `<td class="go"><a class="button small" href="#replay=${encodeURIComponent(m.match_id)}&perspective=${m.finished ? "S" : "spectator"}">Replay</a></td></tr>`).join("") +
       `</tbody></table>`;
   }).catch((err) => {
     const el = root.querySelector("#matches");
@@ -110,18 +125,20 @@ export function replayView(root, params) {
   const id = params.get("replay");
   if (!id) return pickerView(root, params);
   let perspective = params.get("perspective") || "spectator";
-  let step = params.has("step") ? Number(params.get("step")) : null;
+  let step = parseStep(params.get("step"));
   let data = null;
   let timer = null;
   let disposed = false;
-  let overlayOn = localStorage.getItem("domino-oracle:overlay") !== "off";
-  let advisorOn = localStorage.getItem("domino-oracle:advisor") !== "off";
+  let overlayOn = getItem("domino-oracle:overlay") !== "off";
+  let advisorOn = getItem("domino-oracle:advisor") !== "off";
   const app = (window.__app = { view: "replay", id, perspective, data: null, step: 0, advice: null });
 
   root.innerHTML =
     `<div class="replay"><div class="table-head"><h1>Replay <code>${esc(id === "upload" && upload ? upload.name : id)}</code></h1>` +
     `<label>Perspective <select id="persp">${PERSPECTIVES.map(([v, l]) => `<option value="${v}"${v === perspective ? " selected" : ""}>${l}</option>`).join("")}</select></label>` +
     `<a href="#replay">All replays</a></div>` +
+    `<p id="in-play" class="muted" hidden>This match is still in play: only the spectator perspective is ` +
+    `available until it ends (the others would show hands still hidden).</p>` +
     `<div class="replay-controls" role="group" aria-label="step through the match">` +
     `<button type="button" data-go="first" aria-label="first">|◀</button><button type="button" data-go="prev" aria-label="previous (left arrow)">◀</button>` +
     `<input type="range" id="scrub" min="0" max="0" value="0" aria-label="position in the match">` +
@@ -140,6 +157,7 @@ export function replayView(root, params) {
   const tv = root.querySelector(".table-view");
   const perspSel = root.querySelector("#persp");
   const advisorEl = root.querySelector("#advisor");
+  const inPlayEl = root.querySelector("#in-play");
   attachHover(overlayEl);
 
   // The advisor on the move just shown: GET /api/matches/{id}/advice?seq=N (finished matches).
@@ -206,7 +224,7 @@ export function replayView(root, params) {
 
   function toggleAdvisor() {
     advisorOn = !advisorOn;
-    localStorage.setItem("domino-oracle:advisor", advisorOn ? "on" : "off");
+    setItem("domino-oracle:advisor", advisorOn ? "on" : "off");
     root.querySelector(".advisor-toggle").setAttribute("aria-pressed", String(advisorOn));
     show(step);
   }
@@ -214,13 +232,13 @@ export function replayView(root, params) {
   function show(k) {
     if (!data) return;
     const n = data.events.length;
-    step = Math.max(0, Math.min(n, k));
+    step = Number.isFinite(k) ? Math.max(0, Math.min(n, Math.trunc(k))) : 0;
     app.step = step;
     scrub.value = String(step);
     const events = data.events.slice(0, step);
     const state = (app.state = fold(events));
     const seat = ["S", "W", "N", "E"].includes(perspective) ? perspective : null;
-    renderBoard(boardEl, state, { me: seat, bottom: seat || "S", reveal: perspective === "all" });
+    renderBoard(boardEl, state, { me: seat, bottom: seat || "S", reveal: perspective === "all", replay: true });
     const last = events[step - 1];
     where.textContent = step ? `Step ${step} of ${n} · seq ${last.seq}: ${describe(last)}` : `Step 0 of ${n}: before the first event`;
     updateAdvisor(last);
@@ -261,14 +279,26 @@ export function replayView(root, params) {
         data = await getJson(`/api/matches/${encodeURIComponent(id)}/replay?perspective=${perspective}`);
       }
     } catch (err) {
+      if (disposed) return;
+      if (err.status === 403 && perspective !== "spectator") {
+        // still in play: the server shows it to spectators only, and so does the viewer
+        inPlay(true);
+        perspective = app.perspective = perspSel.value = "spectator";
+        return load();
+      }
       where.innerHTML = `<span class="error" role="alert">${esc(err.message)}</span>`;
       return;
     }
     if (disposed) return;
     app.data = data;
-    for (const opt of perspSel.options) opt.disabled = !data.finished && opt.value !== "spectator";
+    inPlay(!data.finished);
     scrub.max = String(data.events.length);
     show(step == null ? Math.min(data.events.length, firstMove(data.events)) : step);
+  }
+
+  function inPlay(yes) {
+    for (const opt of perspSel.options) opt.disabled = yes && opt.value !== "spectator";
+    inPlayEl.hidden = !yes;
   }
 
   const firstMove = (events) => {
@@ -309,7 +339,7 @@ export function replayView(root, params) {
 
   function toggleOverlay() {
     overlayOn = !overlayOn;
-    localStorage.setItem("domino-oracle:overlay", overlayOn ? "on" : "off");
+    setItem("domino-oracle:overlay", overlayOn ? "on" : "off");
     tv.classList.toggle("no-overlay", !overlayOn);
     show(step);
   }

@@ -1,26 +1,15 @@
 // The live table: a seat (join, or resume with the stored token) or a spectator (watch).
 // Events fold into the table state; beliefs feed the overlay and the uncertainty timeline.
-// {table_id, seat, token, last_seq} (and the events seen, so a reload needs no full backlog)
-// live in localStorage; after a dropped connection the view resumes from its last seq.
+// The seat's token, and a cache of the events seen (so a reload needs no full backlog), live in
+// localStorage (js/store.js); after a dropped connection the view resumes from its last seq.
 
 import { renderBoard } from "./board.js";
 import { Connection } from "./conn.js";
 import { domino } from "./draw.js";
 import { SEATS, apply, legalMoves, mustPass, newState, nextSeat, parseTile } from "./game.js";
 import { attachHover, renderOverlay } from "./overlay.js";
+import { forgetSeat, getItem, loadSession, prune, saveLog, saveToken, setItem } from "./store.js";
 import { esc, setConn, toast } from "./ui.js";
-
-const storeKey = (tableId, seat) => `domino-oracle:seat:${tableId}:${seat}`;
-
-export function loadSession(tableId, seat) {
-  try {
-    const data = JSON.parse(localStorage.getItem(storeKey(tableId, seat)) || "null");
-    if (data && data.table_id === tableId && data.seat === seat && data.token) return data;
-  } catch {
-    /* a corrupt entry is ignored */
-  }
-  return null;
-}
 
 export function overlayHolders(state, me) {
   const seats = me ? [nextSeat(me), nextSeat(nextSeat(me)), nextSeat(nextSeat(nextSeat(me)))] : SEATS;
@@ -49,6 +38,7 @@ export function tableView(root, { tableId, seat = null }) {
   const me = seat;
   const audience = me || "spectator";
   const session = me ? loadSession(tableId, me) : null;
+  prune(tableId, me);
   const app = (window.__app = {
     tableId, seat: me, audience, token: session ? session.token : null,
     events: [], state: newState(), belief: null, timeline: [], duplicates: 0, attaches: 0,
@@ -62,7 +52,7 @@ export function tableView(root, { tableId, seat = null }) {
     app.timeline = session.timeline || [];
     app.resumedFromStorage = session.last_seq;
   }
-  let overlayOn = localStorage.getItem("domino-oracle:overlay") !== "off";
+  let overlayOn = getItem("domino-oracle:overlay") !== "off";
   let focusIdx = 0;
   let chooser = null;
   let busy = false;
@@ -83,13 +73,8 @@ export function tableView(root, { tableId, seat = null }) {
     if (!me || !app.token || saveTimer) return;
     saveTimer = setTimeout(() => {
       saveTimer = null;
-      const data = { table_id: tableId, seat: me, token: app.token, last_seq: app.state.lastSeq,
-        events: app.events, timeline: app.timeline };
-      try {
-        localStorage.setItem(storeKey(tableId, me), JSON.stringify(data));
-      } catch {
-        localStorage.setItem(storeKey(tableId, me), JSON.stringify({ ...data, events: [], last_seq: 0 }));
-      }
+      saveLog(tableId, me, { token: app.token, last_seq: app.state.lastSeq, events: app.events,
+        timeline: app.timeline, finished: app.state.phase === "finished" });
     }, 50);
   }
 
@@ -265,13 +250,15 @@ export function tableView(root, { tableId, seat = null }) {
       } else if (app.token) {
         const r = await conn.request({ type: "resume", table_id: tableId, token: app.token, after_seq: app.state.lastSeq });
         app.resumedAt = r.after_seq;
+        saveToken(tableId, me, app.token); // refreshed: the most recent tokens are kept
         app.adviceOn = !!r.advice;
         renderBoardNow();
         if (again || app.resumedFromStorage) toast(`Resumed seat ${r.seat} after seq ${r.after_seq}.`, "ok");
       } else {
-        const name = localStorage.getItem("domino-oracle:name") || "Guest";
+        const name = getItem("domino-oracle:name") || "Guest";
         const r = await conn.request({ type: "join", table_id: tableId, seat: me, name });
         app.token = r.token;
+        saveToken(tableId, me, r.token); // at once, before anything bigger
         app.adviceOn = !!r.advice;
         save();
         renderBoardNow();
@@ -279,7 +266,7 @@ export function tableView(root, { tableId, seat = null }) {
     } catch (err) {
       if (err.code === "offline") return;
       if (err.code === "unauthorized" && app.token) {
-        localStorage.removeItem(storeKey(tableId, me));
+        forgetSeat(tableId, me);
         toast("Your saved seat is no longer valid at this table.");
       }
       const extra = err.code === "unknown_table"
@@ -339,7 +326,7 @@ export function tableView(root, { tableId, seat = null }) {
 
   function toggleOverlay() {
     overlayOn = !overlayOn;
-    localStorage.setItem("domino-oracle:overlay", overlayOn ? "on" : "off");
+    setItem("domino-oracle:overlay", overlayOn ? "on" : "off");
     view.classList.toggle("no-overlay", !overlayOn);
     renderBoardNow();
     renderOverlayNow();
