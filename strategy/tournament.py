@@ -170,15 +170,29 @@ def _mean_ci(xs: list[float]) -> tuple[float, tuple[float, float]]:
 
 def win_rate_ci(outcomes: list[MatchOutcome], team_a: bool = True) -> tuple[float, float]:
     """95% interval of a team's match win rate, paired by mirrored deals (module docstring)."""
-    by_pair: dict[int, list[bool]] = {}
-    for o in outcomes:
-        by_pair.setdefault(o.pair, []).append(o.a_won == team_a)
-    scores = [sum(w) / len(w) for w in by_pair.values()]
+    scores = _pair_scores(outcomes, team_a)
     _, (lo, hi) = _mean_ci(scores)
     if len(scores) < 2 or lo == hi:
         wins = sum(o.a_won == team_a for o in outcomes)
         return wilson(wins, len(outcomes))
     return (max(0.0, lo), min(1.0, hi))
+
+
+def _pair_scores(outcomes: list[MatchOutcome], team_a: bool) -> list[float]:
+    """Each mirrored pair's score for a team: 0, ½ or 1."""
+    by_pair: dict[int, list[bool]] = {}
+    for o in outcomes:
+        by_pair.setdefault(o.pair, []).append(o.a_won == team_a)
+    return [sum(w) / len(w) for w in by_pair.values()]
+
+
+def _pair_sd(outcomes: list[MatchOutcome], team_a: bool = True) -> float:
+    """Spread of a team's per-pair scores (what `tournament --combine` pools runs with)."""
+    scores = _pair_scores(outcomes, team_a)
+    if len(scores) < 2:
+        return 0.0
+    mean = sum(scores) / len(scores)
+    return math.sqrt(sum((x - mean) ** 2 for x in scores) / (len(scores) - 1))
 
 
 def _percentile(xs: list[float], q: float) -> float | None:
@@ -199,12 +213,14 @@ def report(outcomes: list[MatchOutcome], team_a: str, team_b: str) -> dict:
         ms = [t for o in outcomes for t in (o.a_ms if is_a else o.b_ms)]
         ppm, ppm_ci = _mean_ci([float(p) for p in points])
         lo, hi = win_rate_ci(outcomes, is_a)
+        pair_sd = _pair_sd(outcomes, is_a)
         p50, p95 = _percentile(ms, 0.5), _percentile(ms, 0.95)
         return {
             "bot": team_a if is_a else team_b,
             "wins": wins,
             "win_rate": wins / n if n else 0.0,
             "ci95": [round(lo, 4), round(hi, 4)],
+            "pair_sd": round(pair_sd, 6),
             "points_per_hand": round(ppm, 3),
             "points_per_hand_ci95": [round(ppm_ci[0], 3), round(ppm_ci[1], 3)],
             "decisions": len(ms),

@@ -6,10 +6,12 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 from clients.cli import CommandError
 from strategy.bots import BOTS
 from strategy.tournament import report, run, specs
+from strategy.tournament_pool import PoolError, pool
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,8 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play two bot teams over mirrored deals and report win rates",
         description="Each deal is played twice with the teams swapped (duplicate format).",
     )
-    parser.add_argument("--team-a", required=True, choices=sorted(BOTS))
-    parser.add_argument("--team-b", required=True, choices=sorted(BOTS))
+    parser.add_argument("--team-a", choices=sorted(BOTS))
+    parser.add_argument("--team-b", choices=sorted(BOTS))
     parser.add_argument("--matches", type=int, default=20, help="even: pairs of mirrored matches")
     parser.add_argument("--seed", type=int, default=1, help="same seed, same deals")
     parser.add_argument("--target", type=int, default=100, help="points to win a match")
@@ -29,6 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--samples", type=int, default=None, help="pimc deals per decision")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--combine", nargs="+", type=Path, metavar="REPORT.json",
+                        help="instead of playing: pool the --json reports of runs with "
+                             "different seeds (the same match-up) into one")
     parser.set_defaults(handler=run_command)
 
 
@@ -54,6 +59,10 @@ def _progress(done: int, total: int) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    if args.combine:
+        return _combine(args)
+    if args.team_a is None or args.team_b is None:
+        raise CommandError("--team-a and --team-b are required (or --combine REPORT.json ...)")
     if args.matches < 2 or args.matches % 2:
         raise CommandError("--matches must be a positive even number (mirrored pairs)")
     if args.target < 1:
@@ -68,6 +77,21 @@ def run_command(args: argparse.Namespace) -> int:
         print(json.dumps(figures, indent=2))
     else:
         print(_text(figures, args))
+    return 0
+
+
+def _combine(args: argparse.Namespace) -> int:
+    reports = []
+    for path in args.combine:
+        try:
+            reports.append(json.loads(path.read_text()))
+        except (OSError, ValueError) as error:
+            raise CommandError(f"{path}: {error}") from error
+    try:
+        figures = pool(reports)
+    except PoolError as error:
+        raise CommandError(str(error)) from error
+    print(json.dumps(figures, indent=2))
     return 0
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
 from clients.cli import main
 from strategy.tournament import report, run, specs, wilson
+from strategy.tournament_pool import PoolError, pool
 
 
 def test_schedule_is_mirrored_pairs() -> None:
@@ -84,3 +86,31 @@ def test_wilson_interval() -> None:
     lo, hi = wilson(50, 100)
     assert lo < 0.5 < hi and abs((hi - 0.5) - (0.5 - lo)) < 1e-9
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_pooled_runs_report_what_one_run_over_all_pairs_would() -> None:
+    """`tournament --combine`: two seeds' reports pooled equal the report of all their
+    matches at once (pairs renumbered so the runs' pairs stay apart), with or without the
+    pair spread in the reports (older reports: recovered from the printed interval)."""
+    first = run(specs("random", "greedy", 12, seed=1, target=15), workers=1)
+    second = run(specs("random", "greedy", 8, seed=2, target=15), workers=1)
+    apart = [dataclasses.replace(o, pair=o.pair + 100) for o in second]
+    together = report(first + apart, "random", "greedy")
+    reports = [report(first, "random", "greedy"), report(second, "random", "greedy")]
+    pooled = pool(reports)
+    for key in ("matches", "pairs", "hands"):
+        assert pooled[key] == together[key]
+    for team in ("a", "b"):
+        assert pooled[team]["wins"] == together[team]["wins"]
+        assert pooled[team]["win_rate"] == pytest.approx(together[team]["win_rate"])
+        if together[team]["ci95"][0] > 0 and together[team]["ci95"][1] < 1:
+            assert pooled[team]["ci95"] == pytest.approx(together[team]["ci95"], abs=1e-4)
+        assert pooled[team]["points_per_hand_ci95"] == pytest.approx(
+            together[team]["points_per_hand_ci95"], abs=2e-3)
+    old_style = [json.loads(json.dumps(r)) for r in reports]
+    for r in old_style:
+        for team in ("a", "b"):
+            del r[team]["pair_sd"]
+    assert pool(old_style)["a"]["ci95"] == pytest.approx(pooled["a"]["ci95"], abs=2e-3)
+    with pytest.raises(PoolError):
+        pool([reports[0], report(second, "greedy", "random")])
