@@ -159,7 +159,8 @@ class Tail:
                 a = atoms[0]
                 in_a = a in nxt
                 if len(atoms) == 1:
-                    value = comb(Q[a], n) * comb(q_next - n * in_a, n2)
+                    # Q[a] < n: no way, and Q_next - n would go negative
+                    value = comb(Q[a], n) * comb(q_next - n * in_a, n2) if Q[a] >= n else 0
                 else:
                     b = atoms[1]
                     in_b = b in nxt
