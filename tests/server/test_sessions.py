@@ -108,7 +108,11 @@ async def test_four_bots_play_a_whole_match_for_a_spectator(server: DominoServer
 
 
 async def test_a_bot_stands_in_for_an_absent_player_after_the_grace_period(tmp_path) -> None:
-    options = TableOptions(grace=0.1, bot_delay=0.0, hand_pause=0.0)
+    """The stand-in waits out the grace: S's turn is still open just before it ends (a bot
+    that jumped in early would take the seat from a person reconnecting in time) and is
+    played soon after it."""
+    grace = 1.0
+    options = TableOptions(grace=grace, bot_delay=0.0, hand_pause=0.0)
     server = DominoServer(make_config(tmp_path, tables=options))
     await server.start()
     try:
@@ -118,8 +122,22 @@ async def test_a_bot_stands_in_for_an_absent_player_after_the_grace_period(tmp_p
         joined = await client.join(table_id, "S")
         await client.close()
         table = server.registry.tables[table_id]
+
+        def moves_by_s() -> int:
+            return sum(1 for e in table.log if isinstance(e, TilePlayed | Passed) and e.seat == "S")
+
+        # the clock starts when S is both absent and on turn (the bots play at once)
+        await wait_for(lambda: table.connected["S"] == 0 and _turn(server, table_id) == "S")
+        loop = asyncio.get_running_loop()
+        absent_on_turn, before = loop.time(), moves_by_s()
+        await asyncio.sleep(grace / 2)
+        assert _turn(server, table_id) == "S" and moves_by_s() == before
+        assert "S" not in table.autopilot
+        await wait_for(lambda: moves_by_s() > before, timeout=2 * grace + 2)
+        waited = loop.time() - absent_on_turn
+        assert grace - 0.05 <= waited <= grace + 2, waited
+        assert "S" in table.autopilot
         await wait_for(lambda: table.status == "finished", timeout=20)
-        assert any(isinstance(e, TilePlayed) and e.seat == "S" for e in table.log)
 
         # a person who comes back gets the seat back from the stand-in
         client = await DominoClient.connect(url)
