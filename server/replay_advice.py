@@ -92,15 +92,18 @@ async def replay_advice(store: EventStore, match_id: str, seq_text: str | None) 
             if cached is not None:
                 return cached
             started = time.monotonic()
-            rows = await strategy_pool.advise_rows(seen, seat, _seed(match_id, seq))
+            rows = await strategy_pool.advise_rows(seen, seat, _seed(match_id, seq),
+                                                   pool=strategy_pool.BOTS)
             elapsed = (time.monotonic() - started) * 1000.0
     finally:
         _waiting -= 1
     played = {"tile": str(move.tile), "end": move.end}
     rank = next((i + 1 for i, r in enumerate(rows)
                  if r["tile"] == played["tile"] and r["end"] == played["end"]), None)
-    if rank is None:  # the same tile on an end showing the same value
+    if rank is None:  # both ends showed one number: the advisor lists that move once
         rank = next((i + 1 for i, r in enumerate(rows) if r["tile"] == played["tile"]), None)
+        if rank is not None:  # the same move: name the end it was actually played on
+            rows[rank - 1] = {**rows[rank - 1], "end": played["end"]}
     body = json.dumps({
         "match_id": match_id, "seq": seq, "hand": move.hand, "seat": seat, "played": played,
         "rank": rank, "moves": [{k: v for k, v in r.items() if k != "label"} for r in rows],

@@ -13,8 +13,10 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from domino.commands import Move
 from domino.events import Event
 from domino.tiles import End, Seat, Tile
+from strategy.position import child_ends
 from strategy.sampling import sample_values
 from strategy.view import SeatView
 
@@ -58,6 +60,24 @@ def _finite(x: float) -> float | None:
     return round(x, 3) if math.isfinite(x) else None
 
 
+def distinct_moves(moves: Iterable[Move], left: int | None, right: int | None) -> list[Move]:
+    """The first of each group of moves leaving the same open ends, in order.
+
+    With both ends showing the same number, 4-6 on a lone 6-6 fits "left" and "right" and
+    either way leaves ends 4 and 6: the same position, so the same value (the key
+    Solver.move_values shares its search by). Listing it twice would look like two choices.
+    """
+    out: list[Move] = []
+    seen: set[tuple[Tile, int, int]] = set()
+    for move in moves:
+        a, b = child_ends(-1 if left is None else left, -1 if right is None else right, move)
+        key = (move.tile, min(a, b), max(a, b))
+        if key not in seen:
+            seen.add(key)
+            out.append(move)
+    return out
+
+
 def advise(
     events: Iterable[Event],
     seat: Seat,
@@ -65,11 +85,17 @@ def advise(
     rng: random.Random | None = None,
     time_budget: float = 1.0,
 ) -> list[Advice]:
-    """Advice for each legal move of `seat` now (empty when it has none), best first."""
+    """Advice for each distinct legal move of `seat` now (empty when it has none), best first.
+
+    Moves that leave the same open ends are one move (distinct_moves), listed once.
+    """
     view = SeatView.from_events(events, seat)
     moves = view.legal_moves()
     if not moves:
         return []
+    hand = view.state.hand if view.state is not None else None
+    if hand is not None:
+        moves = distinct_moves(moves, hand.left, hand.right)
     sampled = sample_values(view, moves, rng or random.Random(), samples, time_budget)
     n = len(sampled.values)
     exact_share = sum(sampled.exact) / n

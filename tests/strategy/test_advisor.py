@@ -4,10 +4,47 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 
+from domino.commands import Move
+from domino.events import Event
 from domino.rules import evolve, legal_moves
 from domino.selfplay import heaviest_policy, random_match_events
+from domino.state import MatchState
+from domino.tiles import Seat
 from strategy.advisor import LABEL, advise
+
+
+def _ends_after(state: MatchState, move: Move) -> tuple[int, int]:
+    """The open ends (as a sorted pair) the move leaves, computed from the line itself."""
+    hand = state.hand
+    t = move.tile
+    if hand.left is None:
+        return (t.low, t.high)
+    left, right = hand.left, hand.right
+    if move.end == "left":
+        left = t.other(left)
+    else:
+        right = t.other(right)
+    return (min(left, right), max(left, right))
+
+
+def _find_decision(
+    want: Callable[[MatchState, list[Move]], bool], start: int = 0
+) -> tuple[list[Event], Seat, MatchState, list[Move]]:
+    """The first decision, over seeded random matches, whose legal moves satisfy `want`."""
+    for seed in range(start, start + 400):
+        events = random_match_events(random.Random(seed), target=20)
+        state = None
+        for k, event in enumerate(events):
+            state = evolve(state, event)
+            if state.phase != "playing" or state.hand is None:
+                continue
+            seat = state.hand.turn
+            moves = legal_moves(state, seat)
+            if moves and want(state, moves):
+                return events[: k + 1], seat, state, moves
+    raise AssertionError("no such decision in 400 random matches")
 
 
 def _late_decision(rng: random.Random):
@@ -30,7 +67,12 @@ def test_advice_covers_every_legal_move_best_first() -> None:
         point = _late_decision(rng)
     events, seat, moves = point
     advice = advise(events, seat, samples=12, rng=random.Random(1), time_budget=5.0)
-    assert {(a.tile, a.end) for a in advice} == {(m.tile, m.end) for m in moves}
+    state = None
+    for event in events:
+        state = evolve(state, event)
+    assert {(a.tile, a.end) for a in advice} <= {(m.tile, m.end) for m in moves}
+    after = [_ends_after(state, a) for a in advice]  # type: ignore[arg-type]
+    assert sorted(after) == sorted({_ends_after(state, m) for m in moves})
     values = [a.expected_points for a in advice]
     assert values == sorted(values, reverse=True)
     for a in advice:
@@ -49,3 +91,30 @@ def test_no_advice_when_the_seat_cannot_play() -> None:
         state = evolve(state, event)
     other = next(s for s in "SWNE" if s != state.hand.turn)
     assert advise(events[:6], other, samples=2) == []
+
+
+def test_a_tile_fitting_two_ends_of_the_same_number_is_listed_once() -> None:
+    def same_ends_twice(state: MatchState, moves: list[Move]) -> bool:
+        tiles = [m.tile for m in moves]
+        return state.hand.left == state.hand.right and len(set(tiles)) < len(tiles)
+
+    events, seat, _, moves = _find_decision(same_ends_twice)
+    advice = advise(events, seat, samples=4, rng=random.Random(2), time_budget=5.0)
+    tiles = [a.tile for a in advice]
+    assert len(tiles) == len(set(tiles)) == len({m.tile for m in moves}) < len(moves)
+    for a in advice:
+        assert (a.tile, a.end) in {(m.tile, m.end) for m in moves}
+
+
+def test_a_tile_fitting_two_different_ends_keeps_both_moves() -> None:
+    def different_ends(state: MatchState, moves: list[Move]) -> bool:
+        tiles = [m.tile for m in moves]
+        return state.hand.left != state.hand.right and len(set(tiles)) < len(tiles)
+
+    events, seat, state, moves = _find_decision(different_ends)
+    advice = advise(events, seat, samples=4, rng=random.Random(3), time_budget=5.0)
+    assert sorted((str(a.tile), str(a.end)) for a in advice) == \
+        sorted((str(m.tile), str(m.end)) for m in moves)
+    doubled = next(t for t in {m.tile for m in moves} if [m.tile for m in moves].count(t) == 2)
+    ends = {_ends_after(state, a) for a in advice if a.tile == doubled}
+    assert len(ends) == 2  # two different positions: both are real choices

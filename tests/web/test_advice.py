@@ -8,13 +8,16 @@ moves at a play of a finished match and marks the move actually played.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect
 
 from domino.rules import evolve, legal_moves
+from domino.tiles import parse_tile
 from tests.web.conftest import WebServer, screenshot
 from tests.web.test_browser import (
     app,
@@ -30,6 +33,20 @@ from tests.web.test_browser import (
 pytestmark = pytest.mark.browser
 
 LABEL = "optimistic estimate (perfect-information)"
+
+
+def _ends_after(state: Any, tile: str, end: str | None) -> tuple[int, int]:
+    """The open ends (sorted) after playing `tile` on `end`: plays reaching the same ends are
+    one move to the advisor (both ends showing one number)."""
+    t = parse_tile(tile)
+    left, right = state.hand.left, state.hand.right
+    if left is None:
+        return (t.low, t.high)
+    if end == "left":
+        left = t.other(left)
+    else:
+        right = t.other(right)
+    return (min(left, right), max(left, right))
 
 
 def _tiles(page: Any, selector: str) -> list[str]:
@@ -92,6 +109,7 @@ def test_the_replay_viewer_ranks_the_movers_choices(context: Any, web_server: We
     for event in events[: play.seq - 1]:
         state = evolve(state, event)
     legal = {(str(m.tile), m.end) for m in legal_moves(state, play.seat)}
+    positions = {_ends_after(state, t, e) for t, e in legal}  # one row per position reached
 
     page = context.new_page()
     errors = watch_errors(page)
@@ -99,17 +117,20 @@ def test_the_replay_viewer_ranks_the_movers_choices(context: Any, web_server: We
     page.wait_for_selector("#advisor .advice-list li", timeout=15_000)
     advice = app(page, "a.advice")
     assert advice["seq"] == play.seq and advice["seat"] == play.seat
-    assert {(m["tile"], m["end"]) for m in advice["moves"]} == legal
-    assert page.locator("#advisor .advice-list li").count() == len(legal)
+    rows = [(m["tile"], m["end"]) for m in advice["moves"]]
+    assert set(rows) <= legal
+    assert sorted(_ends_after(state, t, e) for t, e in rows) == sorted(positions)
+    assert page.locator("#advisor .advice-list li").count() == len(positions)
     played = page.locator("#advisor li.played")
     assert played.count() == 1 and played.get_attribute("data-tile") == str(play.tile)
+    assert played.get_attribute("data-end") == (play.end or "")
     rank = advice["rank"]
-    assert 1 <= rank <= len(legal)
+    assert 1 <= rank <= len(positions)
     assert page.locator("#advisor .advice-list li").nth(rank - 1).get_attribute("class") \
         .endswith("played")
     text = page.text_content("#advisor")
     assert LABEL in text
-    assert ("best move" in text) if rank == 1 else (f"{rank} of {len(legal)}" in text)
+    assert ("best move" in text) if rank == 1 else (f"{rank} of {len(positions)}" in text)
     screenshot(page, "replay-advice", full_page=True)
 
     after = events[play.seq]  # the next event: advice only at plays
@@ -122,4 +143,63 @@ def test_the_replay_viewer_ranks_the_movers_choices(context: Any, web_server: We
     page.keyboard.press("a")  # the advisor can be switched off
     assert page.locator("#advisor").is_hidden()
     page.keyboard.press("a")
+    assert errors == []
+
+
+# A tile of the number both ends show (a lone double, say): on my turn at a table with advice
+TWO_ENDS_ONE_NUMBER = """(() => {
+  const a = window.__app, h = a.state.hand;
+  if (a.state.phase !== 'playing' || !h || h.turn !== a.seat || !h.line.length) return null;
+  const l = h.line[0][0], r = h.line[h.line.length - 1][1];
+  if (l !== r) return null;
+  const t = (h.hands[a.seat] || []).find((x) => x.split('-').map(Number).includes(l));
+  return t || null;
+})()"""
+
+
+def test_a_tile_fitting_both_ends_of_one_number_has_one_hint_and_both_ends_figures(
+    context: Any, web_server: WebServer
+) -> None:
+    """The advisor lists such a move once; the hand and both chooser buttons still show it."""
+    with connect(f"ws://127.0.0.1:{web_server.port}/ws") as ws:
+        bots = {seat: "greedy" for seat in ("W", "N", "E")}
+        ws.send(json.dumps({"type": "create_table", "id": 1, "bots": bots, "target": 1000,
+                            "advice": True}))
+        table_id = json.loads(ws.recv(timeout=10))["table_id"]
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{web_server.base}/#table={table_id}&seat=S")
+    page.wait_for_function("window.__app && window.__app.token && window.__app.adviceOn")
+    deadline = time.monotonic() + 150
+    tile = None
+    while tile is None:  # play on (the first legal tile) until such a turn comes
+        assert time.monotonic() < deadline, "no turn with both ends showing one number"
+        wait_for(lambda: my_turn(page), timeout=30, what="my turn")
+        tile = page.evaluate(TWO_ENDS_ONE_NUMBER)
+        if tile is None:
+            move_and_wait(page)
+    seq = app(page, "a.state.lastSeq")
+    page.keyboard.press("a")
+    page.wait_for_function(f"window.__app.advice && window.__app.advice.seq === {seq}",
+                           timeout=10_000)
+    moves = app(page, "a.advice.moves")
+    rows = [m for m in moves if m["tile"] == tile]
+    assert len(rows) == 1, moves  # not "on the left" and "on the right"
+    assert len(moves) == len({m["tile"] for m in moves})
+    hint = page.locator(f".tile-btn[data-tile='{tile}'] .hint")
+    assert hint.count() == 1
+    assert float(hint.get_attribute("data-ep")) == pytest.approx(rows[0]["expected_points"])
+    assert page.locator(".advice-box .advice-list li").count() == len(moves)
+
+    page.click(f".tile-btn[data-tile='{tile}']")
+    page.wait_for_selector(".chooser")
+    figures = [page.text_content(f".chooser [data-end={end}]").split(" · ", 1)
+               for end in ("left", "right")]
+    assert all(len(f) == 2 and f[1].startswith("advice ") for f in figures), figures
+    assert figures[0][1] == figures[1][1]  # one move: the same figures on both ends
+    page.click(".chooser [data-end=right]")
+    page.wait_for_function(f"window.__app.state.lastSeq > {seq}")
+    played = app(page, f"a.events.filter(e => e.seq > {seq})[0]")
+    assert played["type"] == "tile_played" and played["tile"] == tile
+    assert played["end"] == "right"
     assert errors == []

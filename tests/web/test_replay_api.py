@@ -7,6 +7,7 @@ import json
 import random
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -135,3 +136,46 @@ async def _http_routes(match: list, tmp_path: Path) -> None:
         assert await handle_replay_http("GET", "/index.html", {}, b"", store) is None
     finally:
         await store.aclose()
+
+
+def test_replay_advice_runs_in_the_bots_pool_not_the_live_advice_one(
+    match: list, tmp_path: Path
+) -> None:
+    """A replay's advice must never queue a person's live `advise` behind it."""
+    from server import strategy_pool
+    from server.replay_advice import replay_advice
+
+    used: list[str] = []
+
+    async def bots_run(fn: Any, *args: Any) -> Any:
+        used.append("bots")
+        return await asyncio.to_thread(fn, *args)
+
+    async def advice_run(fn: Any, *args: Any) -> Any:
+        used.append("advice")
+        raise AssertionError("replay advice went to the live advice pool")
+
+    play = next(e for e in match if e.type == "tile_played" and e.seq > 20)
+    db = tmp_path / "pool.sqlite3"
+    with EventStore(db) as store:
+        save_match(store, match)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(strategy_pool.BOTS, "run", bots_run)
+            patch.setattr(strategy_pool.ADVICE, "run", advice_run)
+            failures: list[BaseException] = []
+            bodies: list[bytes] = []
+
+            def run() -> None:
+                try:
+                    bodies.append(asyncio.run(replay_advice(store, "m-web-1", str(play.seq))))
+                except BaseException as error:
+                    failures.append(error)
+
+            thread = threading.Thread(target=run)
+            thread.start()
+            thread.join()
+            if failures:
+                raise failures[0]
+    assert used == ["bots"]
+    data = json.loads(bodies[0])
+    assert data["seq"] == play.seq and data["moves"] and data["rank"] >= 1

@@ -125,8 +125,11 @@ export function tableView(root, { tableId, seat = null }) {
       const l = h.line[0][0];
       const r = h.line[h.line.length - 1][1];
       const adv = currentAdvice();
+      // Both ends showing one number make both plays one move, which the advisor lists once
+      // (under either end): the same figures belong on both buttons.
       const endHint = (end) => {
-        const m = adv && adv.moves.find((x) => x.tile === chooser && x.end === end);
+        const m = adv && (adv.moves.find((x) => x.tile === chooser && x.end === end) ||
+          (l === r ? adv.moves.find((x) => x.tile === chooser) : null));
         return m ? ` · advice ${signed(m.expected_points)}, ${pct(m.p_win_hand)}` : "";
       };
       chooserHtml = `<div class="chooser" role="group" aria-label="choose an end for ${chooser}">` +
