@@ -1,10 +1,11 @@
 """Edge cases of the browser client found in review, in real headless Chromium.
 
 A full localStorage never costs a player their seat (the token has its own small key, every
-write is guarded, old tables' logs are pruned); the lobby list and the replay picker fit a
-360 px screen; a replay URL with a bad `step` still steps; a replay from a seat's perspective
-never says "Your turn"; a match in play opened from a seat's perspective falls back to the
-spectator one with the other perspectives disabled.
+write is guarded, old tables' logs are pruned); the lobby list, the replay picker, the live
+table (double-six and double-nine, with advice), the spectator view and the replay viewer fit a
+360 px screen (no sideways scrolling); a replay URL with a bad `step` still steps; a replay
+from a seat's perspective never says "Your turn"; a match in play opened from a seat's
+perspective falls back to the spectator one with the other perspectives disabled.
 """
 
 from __future__ import annotations
@@ -222,3 +223,89 @@ def test_a_match_in_play_opened_for_a_seat_falls_back_to_the_spectator(
     # the one refusal (403) the viewer asked for and fell back from is all the console has
     assert [e for e in errors if "status of 403" not in e] == []
     assert len(errors) == 1
+
+
+OVERFLOW = """() => {
+  const w = window.innerWidth;
+  const wide = [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > w + 0.5 && e.getClientRects().length)
+    .slice(0, 5).map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}` +
+      ` right=${Math.round(e.getBoundingClientRect().right)}`);
+  return {scroll: document.documentElement.scrollWidth, inner: w, wide};
+}"""
+
+
+def _no_horizontal_overflow(page: Any, what: str) -> None:
+    """No sideways scrolling: the document is no wider than the 360 px viewport."""
+    sizes = page.evaluate(OVERFLOW)
+    assert sizes["inner"] == 360, sizes
+    assert sizes["scroll"] <= sizes["inner"], f"{what}: {sizes}"
+    assert sizes["wide"] == [], f"{what}: elements past the right edge: {sizes}"
+
+
+def _my_turn(page: Any) -> bool:
+    return bool(app(page, "a.state.phase === 'playing' && a.state.hand.turn === a.seat "
+                          "&& !a.state.hand.ended"))
+
+
+@pytest.mark.parametrize("variant", ["partnership-6", "partnership-9"])
+def test_the_live_table_has_no_horizontal_overflow_at_360_px(
+    phone: Any, web_server: WebServer, variant: str
+) -> None:
+    with connect(f"ws://127.0.0.1:{web_server.port}/ws") as ws:
+        bots = {s: "greedy" for s in ("W", "N", "E")}
+        ws.send(json.dumps({"type": "create_table", "id": 1, "bots": bots, "target": 500,
+                            "variant": variant, "advice": True}))
+        table_id = str(json.loads(ws.recv(timeout=10))["table_id"])
+    page = phone.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{web_server.base}/#table={table_id}&seat=S")
+    wait = "window.__app.belief && window.__app.belief.seq === window.__app.state.lastSeq"
+    for turn in range(4):  # the line grows; hints, the advice box, the chooser come and go
+        wait_for(lambda: _my_turn(page), timeout=30, what="my turn")
+        page.wait_for_function(wait, timeout=10_000)
+        _no_horizontal_overflow(page, f"{variant} table, turn {turn}")
+        if turn == 1 and page.locator(".tile-btn.legal").count():
+            page.keyboard.press("a")
+            page.wait_for_selector(".tile-btn.legal .hint", timeout=10_000)
+            page.wait_for_selector(".advice-box .advice-list")
+            _no_horizontal_overflow(page, f"{variant} table with advice")
+        before = app(page, "a.state.lastSeq")
+        if page.locator("button.pass.urgent").count():
+            page.click("button.pass.urgent")
+        else:
+            page.locator(".tile-btn.legal").first.click()
+            if page.locator(".chooser").count():
+                _no_horizontal_overflow(page, f"{variant} table with the end chooser")
+                page.click(".chooser [data-end=right]")
+        page.wait_for_function(f"window.__app.state.lastSeq > {before}", timeout=10_000)
+    holders = page.eval_on_selector_all("#overlay .grid-card", "s => s.map(x => x.dataset.holder)")
+    assert holders == (["W", "N", "E", "pool"] if variant == "partnership-9" else ["W", "N", "E"])
+    assert errors == []
+
+
+def test_the_spectator_and_the_replay_viewer_have_no_horizontal_overflow_at_360_px(
+    phone: Any, web_server: WebServer
+) -> None:
+    live = _create(web_server, {s: "greedy" for s in ("S", "W", "N", "E")}, target=10000)
+    page = phone.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{web_server.base}/#watch={live}")
+    page.wait_for_function("window.__app && window.__app.state.lastSeq > 8 && window.__app.belief")
+    assert app(page, "a.view") == "spectator"
+    _no_horizontal_overflow(page, "spectator")
+
+    match_id = finished_match(web_server)
+    events = stored_events(web_server, match_id)
+    play = [e for e in events if e.type == "tile_played"][8]
+    page.goto(f"{web_server.base}/#replay={match_id}&perspective=N&step={play.seq}")
+    page.wait_for_function(f"window.__app && window.__app.data && window.__app.step === {play.seq}")
+    page.wait_for_selector("#advisor .advice-list li", timeout=15_000)
+    _no_horizontal_overflow(page, "replay viewer with the advisor")
+    page.select_option("#persp", "all")
+    page.wait_for_function("window.__app.data.perspective === 'all'")
+    _no_horizontal_overflow(page, "replay viewer, all hands open")
+    page.keyboard.press("End")
+    page.wait_for_function(f"window.__app.step === {len(events)}")
+    _no_horizontal_overflow(page, "replay viewer at the end of the match")
+    assert errors == []
