@@ -172,13 +172,25 @@ class DominoServer:
         """Graceful: no new connections, tables drain their queued jobs, store flushes."""
         log("stopping")
         if self._server is not None:
-            self._server.close(close_connections=False)
+            # Stop listening only (new handshakes get 503); open connections stay for the
+            # drain's acks. Not `close(close_connections=False)`: websockets' close() is
+            # idempotent, the first call wins, and the close(close_connections=True) below
+            # would be a no-op, leaving every client connected until wait_closed timed out.
+            self._server.server.close()
         if self.registry is not None:
             await self.registry.close()
         if self._server is not None:
             self._server.close(close_connections=True)
-            with contextlib.suppress(Exception):
+            try:
                 await asyncio.wait_for(self._server.wait_closed(), timeout=5)
+            except TimeoutError:
+                # A peer that never answers the close frame (half-open TCP, a stalled
+                # client) would otherwise hold the process for websockets' close_timeout
+                # even after "stopped", and a supervisor's SIGKILL may come first.
+                for connection in self._server.all_connections:
+                    connection.transport.abort()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self._server.wait_closed(), timeout=1)
         if self.cluster is not None:
             await self.cluster.stop()
         if self.pool is not None:

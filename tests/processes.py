@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import signal
@@ -21,10 +22,25 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+_spawned: list[subprocess.Popen] = []
+
+
+@atexit.register
+def _kill_leftovers() -> None:
+    """A test that failed between spawn and stop (or a stop loop cut short by a failing
+    stop) must not leave servers running after pytest has gone."""
+    for process in _spawned:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 def spawn(args: list[str], log: Path) -> subprocess.Popen:
     """`domino-oracle ARGS` from this checkout, its log appended to `log`."""
-    return subprocess.Popen([sys.executable, "-m", "clients.cli", *args], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=log.open("a"))
+    process = subprocess.Popen([sys.executable, "-m", "clients.cli", *args], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=log.open("a"))
+    _spawned.append(process)
+    return process
 
 
 def start_server(port: int, args: list[str], log: Path,
@@ -43,15 +59,24 @@ def start_server(port: int, args: list[str], log: Path,
     raise RuntimeError("server did not start")
 
 
-def stop(process: subprocess.Popen) -> None:
-    """SIGTERM (the clean shutdown), then SIGKILL if it has not exited within 10 s."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+def stop(process: subprocess.Popen, timeout: float = 10) -> int:
+    """SIGTERM (the clean shutdown); its exit code.
+
+    A process still running after `timeout` seconds is SIGKILLed, so nothing outlives the
+    test, and reported (AssertionError): a server that hangs on SIGTERM is a bug (its
+    operator's supervisor would have to SIGKILL it too), not something to hide."""
+    if process.poll() is not None:
+        return process.returncode  # already gone (e.g. killed by the test)
+    process.send_signal(signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        return process.wait(timeout=timeout)
+    process.kill()
+    process.wait()
+    # raised outside any `except`, so a test failure this stop runs after (in a `finally`)
+    # stays in the report as this error's context
+    command = " ".join(map(str, process.args[3:]))  # type: ignore[index]
+    raise AssertionError(f"`{command}` (pid {process.pid}) did not exit within {timeout} s "
+                         "of SIGTERM; SIGKILLed")
 
 
 def kill(process: subprocess.Popen) -> None:
