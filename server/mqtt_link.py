@@ -32,6 +32,14 @@ MAX_INFLIGHT = 100
 give: paho and aiomqtt scan the in-flight set on every acknowledgement)."""
 OUTBOX_LIMIT = 200_000
 """Publishes kept while the broker is unreachable; beyond this the oldest go."""
+BACKOFF_FIRST = 0.1
+BACKOFF_MAX = 5.0
+
+
+def next_backoff(delay: float) -> float:
+    """The wait after one more failed attempt: doubling, so a broker restart is retried
+    at once, but capped, so a long outage costs one attempt per 5 s, not a busy loop."""
+    return min(BACKOFF_MAX, delay * 2)
 
 
 @dataclass(frozen=True)
@@ -113,7 +121,7 @@ class MqttLink:
     # -- the connection loop -------------------------------------------------------------
 
     async def _run(self) -> None:
-        backoff = 0.1
+        backoff = BACKOFF_FIRST
         while True:
             client = aiomqtt.Client(self.host, self.port, identifier=self.identifier,
                                     protocol=aiomqtt.ProtocolVersion.V5, keepalive=15,
@@ -121,11 +129,10 @@ class MqttLink:
             try:
                 async with client:
                     self._client = client
-                    for topic, sub in list(self._subscriptions.items()):
-                        await client.subscribe(topic, options=_options(sub.qos, sub.no_local))
+                    await self._resubscribe(client)
                     self.connections += 1
                     self.connected.set()
-                    backoff = 0.1
+                    backoff = BACKOFF_FIRST
                     if self.connections > 1:
                         log("mqtt_reconnected", client=self.identifier)
                     sender = asyncio.create_task(self._send(client))
@@ -152,12 +159,32 @@ class MqttLink:
                 self._client = None
                 self.connected.clear()
             await asyncio.sleep(backoff)
-            backoff = min(5.0, backoff * 2)
+            backoff = next_backoff(backoff)
+
+    async def _resubscribe(self, client: aiomqtt.Client) -> None:
+        """Subscribe a fresh connection to everything wanted, until it matches.
+
+        `subscribe`/`unsubscribe` calls made meanwhile only change `_subscriptions` (we are
+        not `connected` yet), so one pass over a snapshot would miss them: loop until the
+        connection's subscriptions are exactly the wanted ones.
+        """
+        done: dict[str, _Subscription] = {}
+        while True:
+            todo = {topic: sub for topic, sub in self._subscriptions.items()
+                    if done.get(topic) != sub}
+            stale = [topic for topic in done if topic not in self._subscriptions]
+            if not todo and not stale:
+                return
+            for topic, sub in todo.items():
+                await client.subscribe(topic, options=_options(sub.qos, sub.no_local))
+                done[topic] = sub
+            for topic in stale:
+                await client.unsubscribe(topic)
+                del done[topic]
 
     async def _send(self, client: aiomqtt.Client) -> None:
         """Hand queued publishes to the client in order; each waits for its PUBACK alone."""
-        while True:
-            await self._wake.wait()
+        while True:  # drain first: a sender cancelled mid-drain leaves queued messages
             self._wake.clear()
             while self._outbox:
                 topic, data, qos, retain = self._outbox.popleft()
@@ -166,6 +193,7 @@ class MqttLink:
                 task.add_done_callback(self._sent)
                 if len(self._pending) > 2000:  # back-pressure on a slow broker
                     await asyncio.sleep(0.001)
+            await self._wake.wait()
 
     def _sent(self, task: asyncio.Task[None]) -> None:
         self._pending.discard(task)

@@ -6,9 +6,11 @@ in order, and nothing acknowledged is lost.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import urllib.request
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiomqtt
@@ -21,10 +23,22 @@ from domino.validate import check_log
 from server.protocol import BeliefMessage, EventMessage
 from server.topics import Topics, parse_mqtt_url
 from storage import EventStore
-from tests.deploy.helpers import free_port, kill, start_server, start_worker, stop
+from tests.deploy.helpers import (
+    free_port,
+    kill,
+    start_server,
+    start_worker,
+    stop,
+    until,
+    worker_notifications,
+)
 from tests.players import Player, check_beliefs, collect_beliefs, play, send_move
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.postgres]
+
+MATCH_SECONDS = 120
+"""A whole match to 30 points, beliefs included, on a loaded 2-core machine: far more than
+it takes, so only a stuck server or worker reaches it."""
 
 
 def stored_events(db: str, table_id: str) -> list[Event]:
@@ -70,6 +84,27 @@ def check_watcher(watcher: Watcher, table_id: str, events: list[Event]) -> None:
     check_beliefs(table_id, events, "spectator", watcher.beliefs)
 
 
+@contextlib.asynccontextmanager
+async def work_published(mqtt_url: str, prefix: str) -> AsyncIterator[list[bytes]]:
+    """Every work notification any server publishes, seen by a plain (unshared) subscriber."""
+    host, port = parse_mqtt_url(mqtt_url)
+    seen: list[bytes] = []
+    async with aiomqtt.Client(host, port, protocol=aiomqtt.ProtocolVersion.V5) as client:
+        await client.subscribe(Topics(prefix).work("+"), qos=1)
+
+        async def listen() -> None:
+            async for message in client.messages:
+                seen.append(message.payload)  # type: ignore[arg-type]
+
+        listening = asyncio.create_task(listen())
+        try:
+            yield seen
+        finally:
+            await asyncio.sleep(0.5)  # read what arrived while the test was blocked
+            listening.cancel()
+            await asyncio.gather(listening, return_exceptions=True)
+
+
 async def seat_players(urls: list[str], table_id: str) -> tuple[dict[str, Player], dict]:
     """Four seated players, connected to the servers in `urls` in turn."""
     players = {seat: Player(seat, view=SeatView(seat)) for seat in "SWNE"}
@@ -87,50 +122,63 @@ async def test_workers_in_processes_one_killed_mid_match(
     mid-match and another started; W and E sit (and play) through the server that does not
     own the table; a second server's spectator follows the table."""
     log = tmp_path / "processes.log"
+    worker_logs = [tmp_path / f"worker-{i}.log" for i in range(2)]
+    late_log = tmp_path / "late-worker.log"
     port1, port2 = free_port(), free_port()
-    processes = [start_server(port1, pg_url, mqtt_url, prefix, "s1", log),
-                 start_server(port2, pg_url, mqtt_url, prefix, "s2", log)]
-    workers = [start_worker(pg_url, mqtt_url, prefix, log) for _ in range(2)]
-    processes += workers
-    try:
-        url1, url2 = f"ws://127.0.0.1:{port1}/ws", f"ws://127.0.0.1:{port2}/ws"
-        creator = await DominoClient.connect(url1)
-        table_id = await creator.create_table(target=30)
-        watcher = Watcher(await DominoClient.connect(url2))
-        await watcher.client.watch(table_id)  # served by s2, owned by s1
-        listed = await watcher.client.list_tables()  # s2's lobby shows s1's table
-        assert table_id in {t.table_id for t in listed.tables}
-        players, clients = await seat_players([url1, url2], table_id)
-        tasks = [asyncio.create_task(play(clients[s], table_id, players[s], random.Random(i)))
-                 for i, s in enumerate("SWNE")]
-        while sum(len(p.acks) for p in players.values()) < 15:
-            await asyncio.sleep(0.01)
-        kill(workers[0])  # mid-match, maybe mid-belief
-        late_log = tmp_path / "late-worker.log"
-        late = start_worker(pg_url, mqtt_url, prefix, late_log)
-        processes.append(late)
-        await asyncio.gather(*tasks)
-        assert all(p.view.finished for p in players.values())
+    async with work_published(mqtt_url, prefix) as published:
+        processes = [start_server(port1, pg_url, mqtt_url, prefix, "s1", log),
+                     start_server(port2, pg_url, mqtt_url, prefix, "s2", log)]
+        workers = [start_worker(pg_url, mqtt_url, prefix, worker_log)
+                   for worker_log in worker_logs]
+        processes += workers
+        try:
+            url1, url2 = f"ws://127.0.0.1:{port1}/ws", f"ws://127.0.0.1:{port2}/ws"
+            creator = await DominoClient.connect(url1)
+            table_id = await creator.create_table(target=30)
+            watcher = Watcher(await DominoClient.connect(url2))
+            await watcher.client.watch(table_id)  # served by s2, owned by s1
+            listed = await watcher.client.list_tables()  # s2's lobby shows s1's table
+            assert table_id in {t.table_id for t in listed.tables}
+            players, clients = await seat_players([url1, url2], table_id)
+            tasks = [asyncio.create_task(play(clients[s], table_id, players[s],
+                                              random.Random(i)))
+                     for i, s in enumerate("SWNE")]
+            await until(lambda: sum(len(p.acks) for p in players.values()) >= 15,
+                        "15 moves acknowledged", MATCH_SECONDS, tasks)
+            kill(workers[0])  # mid-match, maybe mid-belief
+            processes.append(start_worker(pg_url, mqtt_url, prefix, late_log))
+            async with asyncio.timeout(MATCH_SECONDS):
+                await asyncio.gather(*tasks)
+            assert all(p.view.finished for p in players.values())
 
-        events = stored_events(pg_url, table_id)
-        last = events[-1].seq
-        for seat, player in players.items():  # the final beliefs arrive too
-            await collect_beliefs(clients[seat], player.beliefs, last)
-        await watcher.wait_for_seq(last)
-        for seat, player in players.items():
-            check_beliefs(table_id, events, seat, player.beliefs)
-            assert player.beliefs[-1].seq == last
-        check_watcher(watcher, table_id, events)
-        assert health(port1)["cluster"]["node"] == "s1"
-        for client in [creator, watcher.client, *clients.values()]:
-            await client.close()
-    finally:
-        for process in processes:
-            stop(process)
+            events = stored_events(pg_url, table_id)
+            last = events[-1].seq
+            for seat, player in players.items():  # the final beliefs arrive too
+                await collect_beliefs(clients[seat], player.beliefs, last)
+            await watcher.wait_for_seq(last)
+            for seat, player in players.items():
+                check_beliefs(table_id, events, seat, player.beliefs)
+                assert player.beliefs[-1].seq == last
+            check_watcher(watcher, table_id, events)
+            assert health(port1)["cluster"]["node"] == "s1"
+            for client in [creator, watcher.client, *clients.values()]:
+                await client.close()
+        finally:
+            for process in processes:
+                stop(process)
     check_log(events)
     assert events[-1].type == "match_ended"
     stopped = [line for line in late_log.read_text().splitlines() if "worker_stopped" in line]
     assert stopped and "beliefs=0 " not in stopped[0], stopped  # the late worker took part
+    # The pool shares the notifications (each goes to one worker): the worker that lived
+    # through the match got some but not all of them (the killed one had its turns), and
+    # the survivors together got no more than were published. With plain subscriptions
+    # every worker would get every one (and the seq gates would hide it).
+    assert worker_notifications(worker_logs[0]) == []  # SIGKILLed: no goodbye
+    [survivor] = worker_notifications(worker_logs[1])
+    [late] = worker_notifications(late_log)
+    assert 0 < survivor < len(published), (survivor, late, len(published))
+    assert late > 0 and survivor + late <= len(published), (survivor, late, len(published))
 
 
 async def test_owner_killed_table_taken_over_nothing_acknowledged_lost(
@@ -153,10 +201,11 @@ async def test_owner_killed_table_taken_over_nothing_acknowledged_lost(
         players, clients = await seat_players([url1], table_id)
         tasks = [asyncio.create_task(play(clients[s], table_id, players[s], random.Random(i)))
                  for i, s in enumerate("SWNE")]
-        while sum(len(p.acks) for p in players.values()) < 20:
-            await asyncio.sleep(0.005)
+        await until(lambda: sum(len(p.acks) for p in players.values()) >= 20,
+                    "20 moves acknowledged", MATCH_SECONDS, tasks)
         kill(owner)
-        await asyncio.gather(*tasks)
+        async with asyncio.timeout(30):  # the players see their connections close
+            await asyncio.gather(*tasks)
         acked_before = {seq: move for p in players.values() for seq, move in p.acks.items()}
         assert not any(p.view.finished for p in players.values())
 
@@ -167,8 +216,10 @@ async def test_owner_killed_table_taken_over_nothing_acknowledged_lost(
         for seat, client in clients.items():  # retry what the kill interrupted, same id
             if players[seat].inflight is not None:
                 await send_move(client, table_id, players[seat])
-        await asyncio.gather(*(play(clients[s], table_id, players[s], random.Random(10 + i))
-                               for i, s in enumerate("SWNE")))
+        async with asyncio.timeout(MATCH_SECONDS):
+            await asyncio.gather(*(play(clients[s], table_id, players[s],
+                                        random.Random(10 + i))
+                                   for i, s in enumerate("SWNE")))
         assert all(p.view.finished for p in players.values())
         events = stored_events(pg_url, table_id)
         await watcher.wait_for_seq(events[-1].seq)
