@@ -106,6 +106,18 @@ def settle(page: Any) -> None:
     )
 
 
+RECORD_STATUSES = """() => {
+  window.__statuses = [];
+  const note = () => {
+    const s = document.querySelector('.status');
+    if (s) window.__statuses.push(s.textContent);
+  };
+  new MutationObserver(note).observe(document.body, {childList: true, subtree: true,
+                                                      characterData: true});
+  note();
+}"""
+
+
 def overlay_cells(page: Any) -> tuple[int, dict[tuple[str, str], float]]:
     data = page.evaluate("""(() => {
         const el = document.getElementById('overlay');
@@ -114,6 +126,50 @@ def overlay_cells(page: Any) -> tuple[int, dict[tuple[str, str], float]]:
         return {seq: Number(el.dataset.seq), cells};
     })()""")
     return data["seq"], {(h, t): float(p) for h, t, p in data["cells"]}
+
+
+# Per overlay card: the holder's name as its heading shows it, and p of each tile (data-p).
+OVERLAY_COLUMNS = """() => [...document.querySelectorAll('#overlay .grid-card')].map((card) => [
+  card.querySelector('h3').firstChild.textContent.trim(),
+  Object.fromEntries([...card.querySelectorAll('.c[data-p]')].map(
+    (c) => [c.dataset.tile, Number(c.dataset.p)])),
+])"""
+TIP_AND_COLUMNS = f"""() => {{
+  const tip = document.getElementById('tip');
+  return {{visible: !tip.hidden, text: tip.textContent, columns: ({OVERLAY_COLUMNS})()}};
+}}"""
+
+
+def contested_tile(page: Any) -> str:
+    """A hidden tile that at least two holders may have (0 < p < 1): a split worth checking."""
+    columns = page.evaluate(OVERLAY_COLUMNS)
+    counts: dict[str, int] = {}
+    for _, column in columns:
+        for tile, p in column.items():
+            counts[tile] = counts.get(tile, 0) + (0 < p < 1)
+    tile = max(counts, key=lambda t: counts[t])
+    assert counts[tile] >= 2, counts
+    return tile
+
+
+def assert_split(page: Any, tile: str) -> None:
+    """The tooltip names every holder of `tile` with its probability, and they sum to 1."""
+    seen = page.evaluate(TIP_AND_COLUMNS)  # at one moment: a belief may arrive any time
+    assert seen["visible"]
+    tip = seen["text"]
+    expected = {name: column[tile] for name, column in seen["columns"] if tile in column}
+    assert len(expected) >= 2 and abs(sum(expected.values()) - 1) <= TOL, expected
+    assert tip.startswith(f"{tile}: "), tip
+    shown: dict[str, float] = {}
+    for part in tip[len(tile) + 2:].split(" · "):
+        m = re.fullmatch(r"(.+) (\d+\.\d)%", part)
+        assert m, (part, tip)
+        assert m.group(1) not in shown, tip
+        shown[m.group(1)] = float(m.group(2))
+    assert set(shown) == set(expected), (tip, expected)
+    for name, p in expected.items():
+        assert abs(shown[name] - 100 * p) <= 0.05 + 1e-9, (name, shown[name], p)
+    assert abs(sum(shown.values()) - 100) <= 0.05 * len(shown) + 1e-9, tip
 
 
 def stored_events(server: WebServer, match_id: str, upto: int | None = None) -> list[Any]:
@@ -202,6 +258,7 @@ def test_a_person_plays_a_hand_by_clicking_and_the_overlay_is_exact(
     page = context.new_page()
     errors = watch_errors(page)
     table_id = create_table_in_lobby(page, web_server)
+    page.evaluate(RECORD_STATUSES)
     moves: list[str] = []
     checked: list[int] = []
     deadline = time.monotonic() + 60
@@ -219,13 +276,16 @@ def test_a_person_plays_a_hand_by_clicking_and_the_overlay_is_exact(
             checked.append(check_overlay(page, web_server, table_id, "S"))
             if len(moves) == 1:
                 screenshot(page, "table-overlay", full_page=True)
-                page.hover("#overlay .c[data-p]")
-                tip = page.text_content("#tip")
-                assert tip and "%" in tip
+                tile = contested_tile(page)
+                page.hover(f"#overlay .c[data-p][data-tile='{tile}']")
+                assert_split(page, tile)
+                page.mouse.move(1, 1)
+                page.wait_for_selector("#tip", state="hidden")
             moves.append(move_and_wait(page))
         else:
             time.sleep(0.05)
-    page.wait_for_selector(".status:text-matches('won hand|tied', 'i')")
+    # the result shows only until the next deal (--hand-pause): look in every status shown
+    page.wait_for_function("window.__statuses.some((t) => /won hand|tied/i.test(t))")
     assert moves and checked
     # the same numbers as `domino-oracle infer --json` for the last position checked
     seq = checked[-1]
@@ -240,6 +300,86 @@ def test_a_person_plays_a_hand_by_clicking_and_the_overlay_is_exact(
     assert max(renders) < 50
     page.set_viewport_size({"width": 390, "height": 844})
     screenshot(page, "table-phone", full_page=True)
+    assert errors == []
+
+
+FOCUSED_CELL = """(() => {
+  const c = document.activeElement && document.activeElement.closest('#overlay .c[data-tile]');
+  return c ? [c.dataset.holder, c.dataset.tile] : null;
+})()"""
+
+A_LEGAL_MOVE = """(() => {
+  const h = window.__app.state.hand, b = document.querySelector('.tile-btn.legal');
+  if (!b) return null;
+  const tile = b.dataset.tile, [x, y] = tile.split('-').map(Number);
+  if (!h.line.length) return {tile, end: null};
+  const left = h.line[0][0];
+  return {tile, end: x === left || y === left ? 'left' : 'right'};
+})()"""
+
+
+def test_the_overlay_cells_take_keyboard_focus_and_show_the_split(
+    context: Any, web_server: WebServer
+) -> None:
+    """One Tab stop per triangle, arrows inside it; focus shows the same split as hover."""
+    page = context.new_page()
+    errors = watch_errors(page)
+    table_id = create_table_in_lobby(page, web_server, "keys", advice=False)
+    wait_for(lambda: my_turn(page), what="our turn")
+    settle(page)
+    page.focus(".ov-toggle")
+    stops = []
+    for _ in range(12):  # Tab through the rest of the page and back out of the overlay
+        page.keyboard.press("Tab")
+        cell = page.evaluate(FOCUSED_CELL)
+        if cell is None and stops:
+            break
+        if cell is not None:
+            stops.append(cell)
+            assert page.is_visible("#tip")
+            assert page.text_content("#tip").startswith(f"{cell[1]}: ")
+    assert stops == [["W", "0-0"], ["N", "0-0"], ["E", "0-0"]]
+    assert page.is_hidden("#tip")  # focus left the overlay
+
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(FOCUSED_CELL) == ["W", "0-0"]
+    tile = contested_tile(page)
+    low, high = (int(x) for x in tile.split("-"))
+    for key, times, want in (("ArrowRight", high, lambda k: f"0-{k}"),
+                             ("ArrowDown", low, lambda k: f"{k}-{high}")):
+        for k in range(1, times + 1):
+            page.keyboard.press(key)  # the hand's arrow keys must not take the focus
+            assert page.evaluate(FOCUSED_CELL) == ["W", want(k)]
+    assert_split(page, tile)
+    page.keyboard.press("ArrowRight" if high < 6 else "ArrowUp")
+    page.keyboard.press("ArrowLeft" if high < 6 else "ArrowDown")
+    assert page.evaluate(FOCUSED_CELL) == ["W", tile]
+
+    page.keyboard.press("Tab")  # the next triangle, then back: W remembers its cell
+    assert page.evaluate(FOCUSED_CELL) == ["N", "0-0"]
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(FOCUSED_CELL) == ["W", tile]
+    assert_split(page, tile)
+
+    # a new belief re-renders the overlay under the focus: it stays on the cell, split fresh
+    seq = int(page.get_attribute("#overlay", "data-seq"))
+    move = page.evaluate(A_LEGAL_MOVE)
+    request = ({"type": "pass", "table_id": table_id} if move is None
+               else {"type": "play", "table_id": table_id, **move})
+    page.evaluate("(m) => window.__app.conn.request(m)", request)
+    page.wait_for_function(f"Number(document.getElementById('overlay').dataset.seq) > {seq}")
+    assert page.evaluate(FOCUSED_CELL) == ["W", tile]
+    wait_for(lambda: my_turn(page) or app(page, "!!a.state.hand.ended"), what="the bots")
+    settle(page)  # no more beliefs on the way: the split must be the last one's
+    assert page.evaluate(FOCUSED_CELL) == ["W", tile]
+    if app(page, f"a.state.hand && a.state.hand.played.some(p => p.tile === '{tile}')"):
+        assert page.text_content("#tip").startswith(f"{tile}: played by")
+    else:
+        assert_split(page, tile)
+    page.focus(".ov-toggle")
+    assert page.is_hidden("#tip")
     assert errors == []
 
 

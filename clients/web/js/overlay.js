@@ -17,34 +17,37 @@ export function pct(p) {
 
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
-function cell(tile, holder, ctx) {
+// Every cell is focusable (the split shows on focus as on hover), but each triangle is a
+// single Tab stop (roving tabindex: arrows move inside it), so Tab does not walk 28-55 cells.
+function cell(tile, holder, ctx, stop) {
+  const id = `data-tile="${tile}" data-holder="${holder}" tabindex="${tile === stop ? 0 : -1}"`;
   const playedBy = ctx.played.get(tile);
   if (ctx.mine.has(tile)) {
-    return `<div class="c known mine" data-tile="${tile}" data-holder="${holder}" data-known="mine">you</div>`;
+    return `<div class="c known mine" ${id} data-known="mine">you</div>`;
   }
   if (playedBy) {
-    return `<div class="c known played" data-tile="${tile}" data-holder="${holder}" data-known="played">${playedBy}</div>`;
+    return `<div class="c known played" ${id} data-known="played">${playedBy}</div>`;
   }
   const column = ctx.marginals[holder];
   const p = column ? column[tile] : undefined;
   if (p === undefined) {
     const revealed = ctx.revealed && ctx.revealed[holder] && ctx.revealed[holder].has(tile);
-    return `<div class="c none${revealed ? " revealed" : ""}" data-tile="${tile}" data-holder="${holder}">${revealed ? "●" : ""}</div>`;
+    return `<div class="c none${revealed ? " revealed" : ""}" ${id}>${revealed ? "●" : ""}</div>`;
   }
   const dark = p > 0.81; // black text below, white above: both ≥ 4.5:1 on the blended shade
   const cls = p === 1 ? " certain" : p === 0 ? " zero" : "";
-  return `<div class="c${cls}${dark ? " dark" : ""}" data-tile="${tile}" data-holder="${holder}" ` +
+  return `<div class="c${cls}${dark ? " dark" : ""}" ${id} ` +
     `data-p="${p}" style="background:rgba(29,78,216,${p.toFixed(3)})">${pct(p)}</div>`;
 }
 
-function triangle(holder, ctx) {
+function triangle(holder, ctx, stop) {
   const n = ctx.maxPip + 1;
   let html = `<div class="tri" style="--n:${n + 1}"><div class="h corner">lo\\hi</div>`;
   for (let c = 0; c < n; c++) html += `<div class="h">${c}</div>`;
   for (let r = 0; r < n; r++) {
     html += `<div class="h">${r}</div>`;
     for (let c = 0; c < n; c++) {
-      html += c < r ? `<div class="gap"></div>` : cell(`${r}-${c}`, holder, ctx);
+      html += c < r ? `<div class="gap"></div>` : cell(`${r}-${c}`, holder, ctx, stop);
     }
   }
   return html + "</div>";
@@ -82,6 +85,8 @@ function dealsText(belief) {
 //       revealed?: {holder: Set}, note?: string}
 export function renderOverlay(el, ctx) {
   void el.offsetHeight; // flush layout owed by earlier changes (the board), not timed here
+  const focused = el.contains(document.activeElement) && document.activeElement.closest(".c[data-tile]");
+  const stops = (el._stops = el._stops || {}); // holder -> the tile of its Tab stop
   const t0 = performance.now();
   const belief = ctx.belief;
   const full = { ...ctx, marginals: (belief && belief.marginals) || {} };
@@ -93,7 +98,7 @@ export function renderOverlay(el, ctx) {
     grids += `<section class="grid-card" data-holder="${holder}"><h3>${HOLDER_NAMES[holder]}` +
       `${name ? ` <span class="muted">${esc(name)}</span>` : ""}` +
       `${count != null ? ` <span class="count">${count} tiles</span>` : ""}</h3>` +
-      triangle(holder, full) + `</section>`;
+      triangle(holder, full, stops[holder] || "0-0") + `</section>`;
   }
   const facts = (belief && belief.facts) || [];
   const factsHtml = facts.length
@@ -114,7 +119,21 @@ export function renderOverlay(el, ctx) {
   metrics.overlay.push(ms);
   metrics.lastOverlayMs = ms;
   el._ctx = full;
+  if (focused) { // a new belief under a focused cell: keep the focus there (and its split fresh)
+    const again = el.querySelector(`.c[data-holder="${focused.dataset.holder}"][data-tile="${focused.dataset.tile}"]`);
+    if (again) again.focus();
+  }
   return ms;
+}
+
+// The arrow keys' neighbour of a cell in its triangle (row = low, column = high), or null.
+function neighbour(c, key, maxPip) {
+  const [r, col] = c.dataset.tile.split("-").map(Number);
+  const to = { ArrowLeft: [r, col - 1], ArrowRight: [r, col + 1], ArrowUp: [r - 1, col], ArrowDown: [r + 1, col] }[key];
+  if (!to) return null;
+  const [r2, c2] = to;
+  if (r2 < 0 || c2 > maxPip || r2 > c2) return null;
+  return c.parentElement.querySelector(`.c[data-tile="${r2}-${c2}"]`);
 }
 
 // Hovering (or focusing) a cell shows the tile's split across holders.
@@ -124,9 +143,7 @@ export function attachHover(el) {
     tip.hidden = true;
     el.querySelectorAll(".c.hl").forEach((c) => c.classList.remove("hl"));
   };
-  el.addEventListener("mouseover", (e) => {
-    const c = e.target.closest(".c[data-tile]");
-    if (!c || !el._ctx) return;
+  const show = (c) => {
     const tile = c.dataset.tile;
     const ctx = el._ctx;
     clear();
@@ -145,6 +162,37 @@ export function attachHover(el) {
     const r = c.getBoundingClientRect();
     tip.style.left = `${Math.max(4, Math.min(window.innerWidth - 260, r.left + window.scrollX))}px`;
     tip.style.top = `${r.bottom + window.scrollY + 6}px`;
+  };
+  el.addEventListener("mouseover", (e) => {
+    const c = e.target.closest(".c[data-tile]");
+    if (c && el._ctx) show(c);
   });
-  el.addEventListener("mouseleave", clear);
+  el.addEventListener("mouseleave", () => { // back to the focused cell's split, if any
+    const f = el.contains(document.activeElement) && document.activeElement.closest(".c[data-tile]");
+    if (f && el._ctx) show(f);
+    else clear();
+  });
+  el.addEventListener("focusin", (e) => {
+    const c = e.target.closest(".c[data-tile]");
+    if (!c || !el._ctx) return;
+    // this cell is now its triangle's Tab stop (kept across renders)
+    c.closest(".tri").querySelectorAll('.c[tabindex="0"]').forEach((x) => (x.tabIndex = -1));
+    c.tabIndex = 0;
+    (el._stops = el._stops || {})[c.dataset.holder] = c.dataset.tile;
+    c.setAttribute("aria-describedby", "tip");
+    show(c);
+  });
+  el.addEventListener("focusout", (e) => {
+    if (!e.relatedTarget || !el.contains(e.relatedTarget)) clear();
+  });
+  // Arrows move between cells; they stop here, so the page's own arrow keys (tiles, steps)
+  // do not fire while a cell has the focus.
+  el.addEventListener("keydown", (e) => {
+    const c = e.target.closest && e.target.closest(".c[data-tile]");
+    if (!c || !el._ctx || !e.key.startsWith("Arrow")) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const next = neighbour(c, e.key, el._ctx.maxPip);
+    if (next) next.focus();
+  });
 }
