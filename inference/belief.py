@@ -18,7 +18,9 @@ from domino.events import Event, parse_event
 from domino.tiles import SEATS, Tile, parse_tile
 from domino.variants import DEFAULT_VARIANT, Variant, get_variant
 from inference.classes import POOL, Position
+from inference.counting import solve
 from inference.errors import InconsistentLog, Infeasible
+from inference.parts import CanFollow, Condition, Count, LeadsHighest
 from inference.propagation import propagate
 
 Observer = Literal["S", "W", "N", "E", "spectator"]
@@ -73,6 +75,8 @@ class Belief:
         self.revealed: dict[str, list[Tile]] = {}
         self._position: Position | None = None
         self._tight: tuple[int, ...] = ()
+        self._condition: Condition | None = None
+        self._count: Count | None = None
 
     # ----------------------------------------------------------------- the fold
     def apply(self, event: Event | dict) -> None:
@@ -121,19 +125,18 @@ class Belief:
     def _begin(self, event: Event) -> None:
         full = (1 << len(self.holders)) - 1
         allowed = {t: full for t in self.variant.tiles if t not in self.own}
-        if self.first_hand:
-            self._leader_rule(event, allowed)
+        condition = self._leader_rule(event, allowed) if self.first_hand else None
         self.status = "live"
         self._position = None
-        self._commit(allowed, event)
+        self._commit(allowed, event, condition)
 
-    def _leader_rule(self, event: Event, allowed: dict[Tile, int]) -> None:
+    def _leader_rule(self, event: Event, allowed: dict[Tile, int]) -> Condition | None:
         """In a match's first hand the leader holds the highest double dealt.
 
-        Known exactly when the leader's highest double is determined: double-six (6-6 is
+        Allowed sets hold it when the leader's double is determined: double-six (6-6 is
         always dealt), or the observer leads (every higher double sleeps in the pool).
-        Otherwise (double-nine, someone else leads) it is a disjunction over doubles that
-        the allowed sets cannot express; it is resolved by the first tile played.
+        Otherwise (double-nine, someone else leads) it is a disjunction over doubles, kept
+        as a Condition (inference.parts) until the first tile resolves it.
         """
         doubles = [t for t in self.variant.tiles if t.is_double]
         if not self.variant.has_pool:
@@ -153,6 +156,12 @@ class Belief:
             for d in doubles:
                 if d.low > mine[-1].low:
                     allowed[d] = pool_bit
+        else:
+            # the leader's double is above every double the observer holds
+            mine = max((d.low for d in doubles if d in self.own), default=-1)
+            candidates = tuple(d for d in reversed(doubles) if d.low > mine)
+            return LeadsHighest(candidates, (self.leader,))
+        return None
 
     def _same_hand(self, event: Event) -> None:
         if self.hand is None or event.hand != self.hand:
@@ -199,7 +208,7 @@ class Belief:
         self.ends = ends
         self.played[t] = seat
         self.played_count[seat] += 1
-        self._commit(allowed, event)
+        self._commit(allowed, event, None)  # a play resolves any pending disjunction
 
     def _extend(self, event: Event, t: Tile) -> tuple[int, int]:
         """The open ends after t: the first tile opens low-left, high-right."""
@@ -250,7 +259,20 @@ class Belief:
         keep = ~(1 << self.holders.index(seat))
         allowed = {t: (mask & keep if t.has(a) or t.has(b) else mask)
                    for t, mask in self.allowed.items()}
-        self._commit(allowed, event)
+        self._commit(allowed, event, self._can_follow(a, b))
+
+    def _can_follow(self, a: int, b: int) -> Condition | None:
+        """The hand goes on after the last play, so it was not blocked: some seat can follow.
+
+        Only a pool can hide every playable tile; an observer holding one knows it already.
+        """
+        if not self.variant.has_pool:
+            return None
+        if any(t.has(a) or t.has(b) for t in self.own - set(self.played)):
+            return None
+        tiles = tuple(t for t in sorted(self.allowed) if t.has(a) or t.has(b))
+        seats = tuple(h for h in self.holders if h != POOL)
+        return CanFollow(tiles, seats)
 
     def _on_hand_ended(self, event: Event) -> None:
         self._live(event)
@@ -280,19 +302,38 @@ class Belief:
             raise self._fail(event, "the match ended in the middle of a hand")
         self.status = "ended" if self.hand is not None else "idle"
 
-    def _commit(self, allowed: dict[Tile, int], event: Event | None) -> None:
-        """Propagate the new constraints and keep them, or fail naming the event."""
+    def _commit(
+        self, allowed: dict[Tile, int], event: Event, condition: Condition | None
+    ) -> None:
+        """Propagate the new constraints and keep them, or fail naming the event.
+
+        `condition` is the disjunction pending after this event, if any. With one, the
+        allowed sets are cut to the support of the deals that satisfy it, and it is dropped
+        once every deal of the cut position satisfies it.
+        """
         counts = tuple(
             self.variant.pool_size if h == POOL else self._remaining(h) for h in self.holders
         )
         try:
             result = propagate(Position(self.holders, allowed, counts))
+            count = None
+            if condition is not None:
+                count = condition.count(result.position)
+                if not count.total:
+                    raise Infeasible(f"none where {condition.fact(result.position).text}")
+                support = count.support(result.position)
+                if support != result.position.allowed:
+                    result = propagate(Position(self.holders, support, counts))
+                    count = condition.count(result.position)
+                if count.total == solve(result.position).total:
+                    condition, count = None, None  # every deal left satisfies it
         except Infeasible as error:
-            seq = event.seq if event is not None else self.seq
-            raise InconsistentLog(seq, f"no deal fits: {error}") from None
+            raise InconsistentLog(event.seq, f"no deal fits: {error}") from None
         self._position = result.position
         self._tight = result.tight
         self.allowed = dict(result.position.allowed)
+        self._condition = condition
+        self._count = count
 
     # ----------------------------------------------------------------- queries
     def position(self) -> Position:
@@ -305,6 +346,15 @@ class Belief:
     def tight_sets(self) -> tuple[int, ...]:
         return self._tight if self.status == "live" else ()
 
+    @property
+    def condition(self) -> Condition | None:
+        """A pending disjunction the allowed sets cannot hold (inference.parts), if any."""
+        return self._condition if self.status == "live" else None
+
+    def condition_count(self) -> Count | None:
+        """The exact counts under the pending condition, if any (else: count position())."""
+        return self._count if self.status == "live" else None
+
     def remaining_counts(self) -> dict[str, int]:
         counts = {s: self._remaining(s) for s in SEATS}
         if self.variant.has_pool:
@@ -313,9 +363,9 @@ class Belief:
 
     def sample(self, rng: random.Random) -> dict[str, list[Tile]]:
         """An exact uniform draw of the unseen tiles: unknown holder -> tiles."""
-        from inference.sampler import sample_deal
+        from inference.sampler import DealSampler
 
-        return sample_deal(self.position(), rng)
+        return DealSampler.of(self)(rng)
 
     def full_deal(self, rng: random.Random) -> dict[str, list[Tile]]:
         """Every seat's remaining tiles (and the pool): ours as known, the rest sampled."""

@@ -467,6 +467,26 @@ def marginals(position: Position, solution: Solution | None = None) -> dict[str,
     return out
 
 
+def tile_counts(position: Position) -> tuple[int, dict[Tile, list[int]]]:
+    """|Ω| and, for every unseen tile, how many deals give it to each holder (exact ints).
+
+    By symmetry inside a class, Σ_deals K[c][h] = n_c · (deals giving one tile of c to h).
+    """
+    solution = solve(position)
+    total = solution.total
+    m = len(position.holders)
+    out: dict[Tile, list[int]] = {}
+    for mask, tiles in position.classes().items():
+        if mask & (mask - 1) == 0:
+            row = [total if mask >> h & 1 else 0 for h in range(m)]
+        else:
+            n = len(tiles)
+            row = [num // n for num in solution.numerators[solution.class_index(mask)]]
+        for t in tiles:
+            out[t] = row
+    return total, out
+
+
 def exact_marginals(position: Position) -> dict[str, dict[Tile, tuple[int, int]]]:
     """Marginals as exact (numerator, denominator) pairs, for tests."""
     solution = solve(position)

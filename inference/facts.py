@@ -12,7 +12,7 @@ from typing import Literal
 from domino.tiles import Tile
 from inference.classes import POOL, Position, holders_in, popcount
 
-Kind = Literal["void", "holds", "cannot", "suit", "exact"]
+Kind = Literal["void", "holds", "cannot", "suit", "exact", "either"]
 
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
@@ -21,7 +21,8 @@ NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight",
 class Fact:
     """kind: void (holders have no `values`), holds (holders[0] has all `tiles`), cannot
     (holders[0] has none of `tiles`), suit (only `holders` have the `tiles` showing
-    values[0]), exact (`holders` together hold exactly `tiles`)."""
+    values[0]), exact (`holders` together hold exactly `tiles`), either (a disjunction the
+    allowed sets cannot hold: inference.parts)."""
 
     kind: Kind
     holders: tuple[str, ...]

@@ -10,10 +10,15 @@ split stands for exactly Π_c w_c labelled deals, so every deal has probability 
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from domino.tiles import Tile
 from inference.classes import Position
 from inference.counting import Solution, Tail, decode, encode, solve, splits
+from inference.errors import Infeasible
+
+if TYPE_CHECKING:
+    from inference.belief import Belief
 
 
 def sample_deal(
@@ -59,3 +64,43 @@ def sample_deal(
     for hand in deal.values():
         hand.sort()
     return deal
+
+
+def _solution(position: Position) -> Solution | None:
+    try:
+        return solve(position, tables=True)
+    except Infeasible:
+        return None
+
+
+class DealSampler:
+    """Draws of a belief's unseen tiles, exact and uniform, parts included (inference.parts).
+
+    Without a pending condition this is sample_deal on the position; with one, a part is
+    chosen with probability |part| / |union| and a deal drawn uniformly inside it, so every
+    deal of the (disjoint) union has probability 1 / |union|.
+    """
+
+    def __init__(self, parts: list[Position], solutions: list[Solution]) -> None:
+        self.parts = parts
+        self.solutions = solutions
+        self.totals = [s.total for s in solutions]
+        self.total = sum(self.totals)
+
+    @classmethod
+    def of(cls, belief: Belief) -> DealSampler:
+        position = belief.position()
+        condition = belief.condition
+        parts = condition.parts(position) if condition is not None else [position]
+        solutions = [_solution(p) for p in parts]
+        kept = [(p, s) for p, s in zip(parts, solutions, strict=True) if s is not None]
+        return cls([p for p, _ in kept], [s for _, s in kept])
+
+    def __call__(self, rng: random.Random) -> dict[str, list[Tile]]:
+        k = 0
+        if len(self.parts) > 1:
+            x = rng.randrange(self.total)
+            while x >= self.totals[k]:
+                x -= self.totals[k]
+                k += 1
+        return sample_deal(self.parts[k], rng, self.solutions[k])

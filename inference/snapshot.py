@@ -11,6 +11,7 @@ from domino.tiles import Tile
 from inference.classes import Position
 from inference.counting import entropy, solve
 from inference.facts import Fact, facts
+from inference.parts import Count
 
 if TYPE_CHECKING:
     from inference.belief import Belief
@@ -102,6 +103,23 @@ def exact_tables(position: Position) -> tuple[int, dict[str, dict[str, float]], 
     return total, out, ent
 
 
+def condition_tables(
+    position: Position, count: Count
+) -> tuple[int, dict[str, dict[str, float]], dict[str, float]]:
+    """exact_tables under a pending disjunction (inference.parts), from its exact counts."""
+    total = count.total
+    out: dict[str, dict[str, float]] = {h: {} for h in position.holders}
+    columns = [out[h] for h in position.holders]
+    ent: dict[str, float] = {}
+    for t in sorted(position.allowed):
+        probs = [c / total for c in count.counts[t]]
+        key = tile_name(t)
+        ent[key] = entropy(probs)
+        for h, p in enumerate(probs):
+            columns[h][key] = p
+    return total, out, ent
+
+
 def _named(estimate: dict[str, dict[Tile, float]]) -> tuple[dict, dict[str, float]]:
     out = {h: {tile_name(t): p for t, p in sorted(col.items())} for h, col in estimate.items()}
     tiles = sorted({t for col in estimate.values() for t in col})
@@ -129,10 +147,14 @@ def build_snapshot(
             0.0 if deals else None, {}, {}, [], remaining,
         )
     items = facts(position, belief.tight_sets)
+    condition, counted = belief.condition, belief.condition_count()
+    if condition is not None:
+        items.append(condition.fact(position))
     count: int | None
     n_samples: int | None = None
     if method == "exact":
-        count, marg, ent = exact_tables(position)
+        count, marg, ent = (condition_tables(position, counted) if counted is not None
+                            else exact_tables(position))
     else:
         from inference import references
 

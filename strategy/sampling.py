@@ -17,8 +17,7 @@ from dataclasses import dataclass
 
 from domino.commands import Move
 from domino.tiles import SEATS, Seat, Tile
-from inference.counting import solve as count_deals
-from inference.sampler import sample_deal
+from inference.sampler import DealSampler
 from strategy.position import from_hands
 from strategy.solver import solve_moves_within
 from strategy.view import SeatView
@@ -41,14 +40,12 @@ class SampledValues:
 
 def sampler(view: SeatView):  # -> Callable[[random.Random], dict[Seat, list[Tile]]]
     """A function drawing all four hands: the seat's own, the others exactly from its belief."""
-    belief = view.belief()
-    position = belief.position()
-    solution = count_deals(position)
+    deals = DealSampler.of(view.belief())
     assert view.state is not None and view.state.hand is not None
     own = sorted(view.state.hand.hands[view.seat] or ())
 
     def draw(rng: random.Random) -> dict[Seat, list[Tile]]:
-        deal = sample_deal(position, rng, solution)
+        deal = deals(rng)
         return {s: own if s == view.seat else deal[s] for s in SEATS}
 
     return draw

@@ -1,0 +1,154 @@
+"""Knowledge that allowed sets cannot hold: disjunctions, counted exactly.
+
+Two things an observer of a partnership-9 hand learns are disjunctions, not per-tile
+exclusions:
+
+* **someone can follow** — after a play the rules end the hand as blocked when no seat can
+  play. So when the hand goes on (a pass follows the play), not every unseen tile showing an
+  open end sleeps in the pool: some seat holds one of them.
+* **the leader holds the highest double dealt** — in a match's first hand, before its first
+  tile, the leader (public from hand_started) holds some double d and every double above d
+  sleeps in the pool.
+
+Both read "of the tiles t1, t2, ... (in a fixed order), the first one not in the pool is held
+by one of `at`". Split on which tile that is: part i puts t1..t(i-1) in the pool and t(i)
+with `at`. The parts are disjoint, each an ordinary Position, and their union is exactly the
+knowledge; so counts, marginals and samples stay exact as sums over parts. "Someone can
+follow" is also the complement of one position (every such tile in the pool), so it is
+counted with two solves instead of one per tile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domino.tiles import Tile
+from inference.classes import POOL, Position
+from inference.counting import tile_counts
+from inference.errors import Infeasible
+from inference.facts import Fact, join, name
+
+
+@dataclass(frozen=True)
+class Count:
+    """Exact counts of the deals satisfying a condition."""
+
+    total: int
+    counts: dict[Tile, list[int]]
+    """Per unseen tile, per holder index: the deals giving it that tile."""
+
+    def support(self, position: Position) -> dict[Tile, int]:
+        """Allowed masks keeping exactly the (holder, tile) pairs that some deal has."""
+        return {t: sum(1 << h for h, c in enumerate(self.counts[t]) if c)
+                for t in position.allowed}
+
+
+def _count_or_none(position: Position) -> tuple[int, dict[Tile, list[int]]] | None:
+    try:
+        return tile_counts(position)
+    except Infeasible:
+        return None
+
+
+@dataclass(frozen=True)
+class Condition:
+    """The first of `tiles` (in order) that is not in the pool is held by one of `at`."""
+
+    tiles: tuple[Tile, ...]
+    at: tuple[str, ...]
+
+    kind = "condition"
+
+    def parts(self, position: Position) -> list[Position]:
+        """The disjoint positions whose union is `position` restricted by this condition.
+
+        Tiles no longer unseen are skipped; a part where a tile would have no holder left
+        is dropped. An empty list means no deal satisfies the condition.
+        """
+        holders = position.holders
+        pool_bit = 1 << holders.index(POOL)
+        at_mask = sum(1 << holders.index(h) for h in self.at if h in holders)
+        allowed = dict(position.allowed)
+        out: list[Position] = []
+        for t in self.tiles:
+            mask = allowed.get(t)
+            if mask is None:
+                continue
+            if mask & at_mask:
+                out.append(Position(holders, {**allowed, t: mask & at_mask}, position.counts))
+            if not mask & pool_bit:
+                break  # t cannot sleep: no later part
+            allowed[t] = pool_bit
+        return out
+
+    def count(self, position: Position) -> Count:
+        """Deals of `position` satisfying the condition: the parts' counts added up."""
+        total = 0
+        counts: dict[Tile, list[int]] = {t: [0] * len(position.holders)
+                                         for t in position.allowed}
+        for part in self.parts(position):
+            counted = _count_or_none(part)
+            if counted is None:
+                continue
+            total += counted[0]
+            for t, row in counted[1].items():
+                acc = counts[t]
+                for h, c in enumerate(row):
+                    acc[h] += c
+        return Count(total, counts)
+
+    def _listed(self, position: Position) -> tuple[list[Tile], list[str]]:
+        """The condition's tiles still unseen, and the holders of `at` that may take one."""
+        holders = position.holders
+        tiles = [t for t in self.tiles if t in position.allowed]
+        union = 0
+        for t in tiles:
+            union |= position.allowed[t]
+        return tiles, [h for h in self.at if h in holders and union >> holders.index(h) & 1]
+
+    def fact(self, position: Position) -> Fact:
+        raise NotImplementedError
+
+
+class CanFollow(Condition):
+    """The hand went on after the last play: not every unseen tile of an end is in the pool."""
+
+    kind = "can_follow"
+
+    def count(self, position: Position) -> Count:
+        """All deals minus those with every such tile in the pool (two solves)."""
+        total, rows = tile_counts(position)
+        pool_bit = 1 << position.holders.index(POOL)
+        tiles = [t for t in self.tiles if t in position.allowed]
+        if any(not position.allowed[t] & pool_bit for t in tiles):
+            return Count(total, rows)  # one of them cannot sleep: every deal can follow
+        asleep = dict(position.allowed)
+        for t in tiles:
+            asleep[t] = pool_bit
+        blocked = _count_or_none(Position(position.holders, asleep, position.counts))
+        if blocked is None:
+            return Count(total, rows)
+        return Count(total - blocked[0], {t: [a - b for a, b in zip(row, blocked[1][t],
+                                                                       strict=True)]
+                                          for t, row in rows.items()})
+
+    def fact(self, position: Position) -> Fact:
+        tiles, who = self._listed(position)
+        text = (f"{join([name(h) for h in who], 'or')} can follow: "
+                f"the pool cannot hold all of {join([str(t) for t in tiles])}")
+        return Fact("either", tuple(who), tuple(tiles), (), text)
+
+
+class LeadsHighest(Condition):
+    """Hand 1, before its first tile: the leader holds the highest double dealt."""
+
+    kind = "leads_highest"
+
+    def fact(self, position: Position) -> Fact:
+        tiles, who = self._listed(position)
+        pool_bit = 1 << position.holders.index(POOL)
+        candidates = [t for t in tiles if position.allowed[t] & ~pool_bit]
+        text = (f"{join([name(h) for h in who], 'or')} holds the highest double dealt, "
+                f"{join([str(t) for t in candidates], 'or')}, and every double above it "
+                "is in the pool")
+        return Fact("either", tuple(who), tuple(tiles), (), text)
