@@ -20,6 +20,7 @@ from server.bots import BOTS
 from server.protocol import AdviceMessage, BeliefMessage, EventMessage
 from server.replay import handle_replay_http
 from storage import EventStore
+from strategy.advisor import distinct_moves
 from strategy.bots import TABLE_BOTS
 
 BELIEF_SEQ: dict[int, int] = {}
@@ -114,7 +115,9 @@ async def test_advice_lists_the_legal_moves_best_first_with_its_label(
         elapsed = time.monotonic() - started
         assert isinstance(advice, AdviceMessage)
         assert advice.seat == seat and advice.seq == view.state.last_seq
-        legal = {(str(m.tile), m.end) for m in view.moves()}
+        hand = view.state.hand
+        legal = {(str(m.tile), m.end)
+                 for m in distinct_moves(view.moves(), hand.left, hand.right)}
         assert [(m.tile, m.end) for m in advice.moves] and \
             {(m.tile, m.end) for m in advice.moves} == legal
         assert len(advice.moves) == len(legal)
@@ -258,7 +261,9 @@ async def test_replay_advice_ranks_the_movers_legal_moves_for_finished_matches_o
         assert status == 200, data
         assert data["seat"] == play.seat and data["seq"] == play.seq
         assert data["played"] == {"tile": str(play.tile), "end": play.end}
-        legal = {(str(m.tile), m.end) for m in mover.moves()}
+        hand = mover.state.hand
+        legal = {(str(m.tile), m.end)
+                 for m in distinct_moves(mover.moves(), hand.left, hand.right)}
         assert {(m["tile"], m["end"]) for m in data["moves"]} == legal
         assert 1 <= data["rank"] <= len(legal)
         ranked = data["moves"][data["rank"] - 1]
