@@ -7,9 +7,10 @@ resume, list) run outside the actor: they are synchronous, so they see a consist
 
 Streams: the match itself is stream `<table_id>` (the match id is the table id);
 `seats:<table_id>` holds the table's configuration and seat claims (sha256 of each token);
-`commands:<table_id>` holds a side record per applied client command id, committed in the
-same transaction as the events it caused, so a retried id is answered, never re-applied,
-even across a restart.
+`commands:<table_id>` holds a side record per applied client command id, committed with the
+events it caused all or nothing (`append_atomic`), so a retried id is answered, never
+re-applied, even across a restart; and when two servers briefly both think they own the
+table, a move and its id record either both commit or neither does.
 """
 
 from __future__ import annotations
@@ -325,20 +326,21 @@ class Table:
     async def _commit(
         self, events: list[Event], side: list[tuple[str, int, list[dict[str, Any]]]] | None = None
     ) -> list[Event]:
-        """Durable first: append (with side records, one transaction), then evolve, publish."""
+        """Durable first: append (with side records, all or nothing), then evolve, publish."""
         first = self.last_seq + 1
         stamped = [e.model_copy(update={"seq": first + i}) for i, e in enumerate(events)]
         appends = [(self.table_id, self.last_seq, [event_to_dict(e) for e in stamped])]
         appends += side or []
         started = time.monotonic()
-        results = await self.store.append_batch(appends)
+        try:
+            await self.store.append_atomic(appends)
+        except ConcurrencyConflict as conflict:  # another writer: nothing of ours was stored
+            self.metrics.commit_latency.add((time.monotonic() - started) * 1000.0)
+            log("append_conflict", table=self.table_id, error=conflict)
+            if self.on_conflict is not None:
+                self.on_conflict(self)
+            raise ProtocolError("internal", "the table's stream moved under it; retry") from None
         self.metrics.commit_latency.add((time.monotonic() - started) * 1000.0)
-        for result in results:
-            if isinstance(result, ConcurrencyConflict):
-                log("append_conflict", table=self.table_id, error=result)
-                if self.on_conflict is not None:
-                    self.on_conflict(self)
-                raise ProtocolError("internal", "the table's stream moved under it; retry")
         state = self.state
         for event in stamped:
             state = evolve(state, event)

@@ -3,7 +3,9 @@
 All appends go through one writer thread. While it commits a batch, new `await append()`
 calls queue up; the next transaction takes them all (up to `max_batch_events`), so a thousand
 tables appending at once cost a handful of fsyncs, not a thousand. Each caller still gets its
-own events or its own ConcurrencyConflict. Reads run on the default thread pool.
+own events or its own ConcurrencyConflict: an `append_atomic` call is one all-or-nothing
+unit inside the shared transaction, so its conflict refuses only its own appends and the
+other callers' still commit. Reads run on the default thread pool.
 
 Cancelling an `await append()` does not withdraw the append: once queued it is committed
 (or refused) like any other, the caller just stops waiting for the answer.
@@ -23,14 +25,25 @@ from typing import Any
 from storage.errors import ConcurrencyConflict, StoreClosed
 from storage.prepare import PreparedAppend, prepare_append
 from storage.records import ChainReport, StoredEvent, StreamInfo
-from storage.store import AppendRequest, AppendResult, EventStore
+from storage.store import AppendRequest, AppendResult, EventStore, UnitResult
 
 
 @dataclass(slots=True)
 class _Request:
     appends: list[PreparedAppend]
     loop: asyncio.AbstractEventLoop
-    future: asyncio.Future[list[AppendResult]]
+    future: asyncio.Future[Any]
+    atomic: bool = False
+    """One unit (all or nothing) rather than one unit per append."""
+
+    def units(self) -> list[list[PreparedAppend]]:
+        return [self.appends] if self.atomic else [[append] for append in self.appends]
+
+    def answer(self, results: list[UnitResult]) -> Any:
+        """The caller's answer from its units' results (see units())."""
+        if self.atomic:
+            return results[0]
+        return [r if isinstance(r, ConcurrencyConflict) else r[0] for r in results]
 
     @property
     def size(self) -> int:
@@ -82,14 +95,26 @@ class AsyncEventStore:
         prepared = [prepare_append(stream, seq, evts) for stream, seq, evts in appends]
         if not prepared:
             return []
-        return await self._submit(prepared)
+        result: list[AppendResult] = await self._submit(prepared)
+        return result
 
-    async def _submit(self, appends: list[PreparedAppend]) -> list[AppendResult]:
+    async def append_atomic(self, appends: Iterable[AppendRequest]) -> list[list[StoredEvent]]:
+        """As EventStore.append_atomic (all or nothing, raises the conflict), group-committed
+        with other callers' appends, which its conflict does not affect."""
+        prepared = [prepare_append(stream, seq, evts) for stream, seq, evts in appends]
+        if not prepared:
+            return []
+        result: UnitResult = await self._submit(prepared, atomic=True)
+        if isinstance(result, ConcurrencyConflict):
+            raise result
+        return result
+
+    async def _submit(self, appends: list[PreparedAppend], *, atomic: bool = False) -> Any:
         if self._closed:
             raise StoreClosed("the async event store is closed")
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[list[AppendResult]] = loop.create_future()
-        self._queue.put(_Request(appends, loop, future))
+        future: asyncio.Future[Any] = loop.create_future()
+        self._queue.put(_Request(appends, loop, future, atomic))
         return await future
 
     # -- reading -------------------------------------------------------------------------
@@ -149,19 +174,19 @@ class AsyncEventStore:
             self._commit(batch)
 
     def _commit(self, batch: list[_Request]) -> None:
-        prepared = [append for request in batch for append in request.appends]
-        outcome: list[tuple[asyncio.Future[list[AppendResult]], Any, bool]] = []
+        units = [request.units() for request in batch]
+        outcome: list[tuple[asyncio.Future[Any], Any, bool]] = []
         try:
-            results = self._store.commit_prepared(prepared)
+            results = self._store.commit_units([unit for own in units for unit in own])
         except BaseException as error:  # the whole transaction failed: everyone hears why
             outcome = [(request.future, error, False) for request in batch]
         else:
             self.commits += 1
-            self.appends += len(prepared)
+            self.appends += sum(len(request.appends) for request in batch)
             start = 0
-            for request in batch:
-                end = start + len(request.appends)
-                outcome.append((request.future, results[start:end], True))
+            for request, own in zip(batch, units, strict=True):
+                end = start + len(own)
+                outcome.append((request.future, request.answer(results[start:end]), True))
                 start = end
         by_loop: dict[asyncio.AbstractEventLoop, list[Any]] = {}
         for request, item in zip(batch, outcome, strict=True):

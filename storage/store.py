@@ -3,14 +3,17 @@
 Appends are checked against each stream's head in the `streams` table under a write lock
 (SQLite: BEGIN IMMEDIATE; PostgreSQL: SELECT ... FOR UPDATE), and the (stream, seq) primary
 key is the backstop: two writers can never both store seq n. A batch of appends is one
-transaction, hence one fsync; a conflicting append in it is reported, the others commit.
+transaction, hence one fsync. Inside it, each *unit* commits or fails as a whole: with
+`append_batch` every append is its own unit (a conflicting append is reported, the others
+commit); with `append_atomic` the whole batch is one unit (any conflict commits none of it),
+for writes that must not be split, such as a table's move and its command-id record.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -28,6 +31,8 @@ from storage.verify import verify_stream
 
 AppendResult = list[StoredEvent] | ConcurrencyConflict
 AppendRequest = tuple[str, int, Sequence[Mapping[str, Any]]]
+UnitResult = list[list[StoredEvent]] | ConcurrencyConflict
+"""A unit's outcome: every append's events (in order), or the conflict that refused them all."""
 
 _IN_CHUNK = 500  # streams per IN (...) list when reading heads
 
@@ -81,22 +86,46 @@ class EventStore:
         prepared = [prepare_append(stream, seq, evts) for stream, seq, evts in appends]
         return self.commit_prepared(prepared)
 
-    def commit_prepared(self, prepared: Sequence[PreparedAppend]) -> list[AppendResult]:
-        """Commit already-validated appends in one transaction (used by AsyncEventStore)."""
-        self._check_open()
+    def append_atomic(self, appends: Iterable[AppendRequest]) -> list[list[StoredEvent]]:
+        """All or nothing: every append commits, or none does and the first conflict is raised.
+
+        For appends to several streams that only make sense together (a move and the record
+        of the command id that caused it): a conflict on any stream leaves every stream as it
+        was. Appends to the same stream chain as in `append_batch`.
+        """
+        prepared = [prepare_append(stream, seq, evts) for stream, seq, evts in appends]
         if not prepared:
+            return []
+        result = self.commit_units([prepared])[0]
+        if isinstance(result, ConcurrencyConflict):
+            raise result
+        return result
+
+    def commit_prepared(self, prepared: Sequence[PreparedAppend]) -> list[AppendResult]:
+        """Commit already-validated appends in one transaction, each on its own."""
+        results = self.commit_units([[append] for append in prepared])
+        return [r if isinstance(r, ConcurrencyConflict) else r[0] for r in results]
+
+    def commit_units(self, units: Sequence[Sequence[PreparedAppend]]) -> list[UnitResult]:
+        """Commit already-validated units in one transaction (used by AsyncEventStore).
+
+        Each unit is all or nothing; units are independent of each other, so a conflict in
+        one does not sink the others (group commit of unrelated writers).
+        """
+        self._check_open()
+        if not units:
             return []
         now = datetime.now(UTC)
         try:
             with write_transaction(self._engine) as conn:
-                return _write_all(conn, prepared, now)
+                return _write_units(conn, units, now)
         except IntegrityError:
             # Only PostgreSQL gets here: two writers creating the same stream at once (SQLite
-            # holds the write lock, so its checks cannot be overtaken). Redo append by append,
+            # holds the write lock, so its checks cannot be overtaken). Redo unit by unit,
             # each in a savepoint, so that the loser is reported and the others still commit.
             pass
         with write_transaction(self._engine) as conn:
-            return [_write_one_guarded(conn, append, now) for append in prepared]
+            return [_write_unit_guarded(conn, unit, now) for unit in units]
 
     # -- reading -------------------------------------------------------------------------
 
@@ -197,22 +226,44 @@ def _stored(row: Any) -> StoredEvent:
     )
 
 
-def _write_all(
-    conn: Connection, prepared: Sequence[PreparedAppend], now: datetime
-) -> list[AppendResult]:
-    """Check every append against the locked heads, then write all rows in three statements."""
-    heads = _lock_heads(conn, {append.stream for append in prepared})
-    results: list[AppendResult] = []
+def _write_units(
+    conn: Connection, units: Sequence[Sequence[PreparedAppend]], now: datetime
+) -> list[UnitResult]:
+    """Check every unit against the locked heads, then write all rows in three statements.
+
+    A unit that conflicts is undone before the next one is looked at: its rows are dropped
+    and its heads restored, so nothing of it reaches the database.
+    """
+    heads = _lock_heads(conn, {append.stream for unit in units for append in unit})
+    results: list[UnitResult] = []
     rows: list[dict[str, Any]] = []
-    for append in prepared:
-        head = heads.get(append.stream) or _Head(0, GENESIS_HASH, 0, exists=False)
-        if head.last_seq != append.expected_seq:
-            results.append(ConcurrencyConflict(append.stream, append.expected_seq, head.last_seq))
+    for unit in units:
+        # what to restore if the unit fails part-way (a lone append fails before any change)
+        before = {} if len(unit) == 1 else {
+            a.stream: (h if (h := heads.get(a.stream)) is None else replace(h)) for a in unit
+        }
+        mark = len(rows)
+        written: list[list[StoredEvent]] = []
+        conflict: ConcurrencyConflict | None = None
+        for append in unit:
+            head = heads.get(append.stream) or _Head(0, GENESIS_HASH, 0, exists=False)
+            if head.last_seq != append.expected_seq:
+                conflict = ConcurrencyConflict(append.stream, append.expected_seq, head.last_seq)
+                break
+            stored = _chain(append, head.last_hash, now, rows)
+            head.last_seq, head.last_hash = stored[-1].seq, stored[-1].hash
+            heads[append.stream] = head
+            written.append(stored)
+        if conflict is None:
+            results.append(written)
             continue
-        stored = _chain(append, head.last_hash, now, rows)
-        head.last_seq, head.last_hash = stored[-1].seq, stored[-1].hash
-        heads[append.stream] = head
-        results.append(stored)
+        del rows[mark:]
+        for stream, head_before in before.items():
+            if head_before is None:
+                heads.pop(stream, None)
+            else:
+                heads[stream] = head_before
+        results.append(conflict)
 
     moved = [(stream, head) for stream, head in heads.items() if head.last_seq != head.db_seq]
     new = [
@@ -248,16 +299,23 @@ def _write_all(
     return results
 
 
-def _write_one_guarded(conn: Connection, append: PreparedAppend, now: datetime) -> AppendResult:
+def _write_unit_guarded(
+    conn: Connection, unit: Sequence[PreparedAppend], now: datetime
+) -> UnitResult:
     savepoint = conn.begin_nested()
     try:
-        result = _write_all(conn, [append], now)[0]
+        result = _write_units(conn, [unit], now)[0]
     except IntegrityError:
         savepoint.rollback()
-        actual = _db_last_seq(conn, append.stream)
-        if actual == append.expected_seq:
-            raise  # not a lost race: something else is wrong
-        return ConcurrencyConflict(append.stream, append.expected_seq, actual)
+        seen: set[str] = set()
+        for append in unit:  # only a stream's first append was expected against the database
+            if append.stream in seen:
+                continue
+            seen.add(append.stream)
+            actual = _db_last_seq(conn, append.stream)
+            if actual != append.expected_seq:
+                return ConcurrencyConflict(append.stream, append.expected_seq, actual)
+        raise  # not a lost race: something else is wrong
     savepoint.commit()
     return result
 

@@ -1,7 +1,7 @@
 """A failed store write must not freeze a table: the start, a deal or a bot's move that did
 not commit is tried again, and the match still ends with a valid log.
 
-The failure is injected around the real store (one `append_batch` raises, as a full disk or
+The failure is injected around the real store (one `append_atomic` raises, as a full disk or
 a dropped database connection would); everything else is the real server.
 """
 
@@ -25,7 +25,7 @@ async def test_a_table_of_bots_recovers_from_a_failed_write(
     server: DominoServer, failing_write: int
 ) -> None:
     table = await server.create_table(bots=BOTS, target=30)
-    real_append = table.store.append_batch
+    real_append = table.store.append_atomic
     writes = 0
 
     async def failing_once(appends: Any) -> Any:
@@ -35,7 +35,7 @@ async def test_a_table_of_bots_recovers_from_a_failed_write(
             raise OSError("disk full (injected)")
         return await real_append(appends)
 
-    table.store.append_batch = failing_once  # type: ignore[method-assign]
+    table.store.append_atomic = failing_once  # type: ignore[method-assign]
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 30
     while table.status != "finished":

@@ -69,6 +69,38 @@ async def test_async_append_batch(url: str) -> None:
         assert isinstance(results[0], ConcurrencyConflict) and results[1][0].seq == 1
 
 
+async def test_async_append_atomic_refuses_only_its_own_batch(url: str) -> None:
+    async with AsyncEventStore.open(url) as store:
+        await store.append("cmd", 0, events(1))
+
+        async def atomic(i: int) -> object:
+            try:  # odd callers are stale on "cmd:..." and must leave "m:..." untouched
+                return await store.append_atomic(
+                    [(f"m:{i}", 0, events(2)), (f"cmd:{i}", 0 if i % 2 == 0 else 1, events(1))]
+                )
+            except ConcurrencyConflict as conflict:
+                return conflict
+
+        async def plain(i: int) -> object:
+            return await store.append_batch([(f"p:{i}", 0, events(1)), ("cmd", 0, events(1))])
+
+        outcomes = await asyncio.gather(*(atomic(i) for i in range(40)),
+                                        *(plain(i) for i in range(40)))
+        for i, outcome in enumerate(outcomes[:40]):
+            if i % 2 == 0:
+                assert isinstance(outcome, list)
+                assert [[e.seq for e in part] for part in outcome] == [[1, 2], [1]]
+                assert await store.last_seq(f"m:{i}") == 2
+            else:
+                assert outcome == ConcurrencyConflict(f"cmd:{i}", 1, 0)
+                assert await store.last_seq(f"m:{i}") == 0
+                assert await store.last_seq(f"cmd:{i}") == 0
+        for outcome in outcomes[40:]:  # plain batches: the stale append alone is refused
+            assert isinstance(outcome, list) and outcome[0][0].seq == 1
+            assert isinstance(outcome[1], ConcurrencyConflict)
+        assert store.commits < 80, "concurrent callers were not grouped"
+
+
 async def test_close_finishes_queued_appends_then_refuses(url: str) -> None:
     with EventStore(url) as sync_store:
         store = AsyncEventStore(sync_store)  # does not own the store: leaves it open

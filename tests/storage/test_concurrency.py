@@ -81,6 +81,35 @@ def test_batches_racing_for_a_new_stream_keep_their_other_appends(url: str) -> N
             store.close()
 
 
+def test_atomic_batches_racing_for_a_new_stream_leave_nothing_of_the_losers(url: str) -> None:
+    """The all-or-nothing variant of the race above: a loser's own stream is not created
+    either (on PostgreSQL, the unit is undone by its savepoint after the unique violation)."""
+    stores = [EventStore(url) for _ in range(WRITERS)]
+    barrier = threading.Barrier(WRITERS)
+
+    def attempt(index: int) -> object:
+        barrier.wait()
+        try:
+            return stores[index].append_atomic(
+                [(f"own:{index}", 0, events(1)), ("shared", 0, events(1, writer=index))]
+            )
+        except ConcurrencyConflict as conflict:
+            return conflict
+
+    try:
+        with ThreadPoolExecutor(WRITERS) as pool:
+            outcomes = list(pool.map(attempt, range(WRITERS)))
+        winners = [i for i, o in enumerate(outcomes) if isinstance(o, list)]
+        assert len(winners) == 1, outcomes
+        assert all(o == ConcurrencyConflict("shared", 0, 1)
+                   for o in outcomes if not isinstance(o, list))
+        assert [s.stream for s in stores[0].streams("own:")] == [f"own:{winners[0]}"]
+        assert stores[0].read("shared")[0].payload["writer"] == winners[0]
+    finally:
+        for store in stores:
+            store.close()
+
+
 def _process_writer(url: str, index: int, barrier: object, results: object) -> None:
     with EventStore(url) as store:
         barrier.wait()  # type: ignore[attr-defined]

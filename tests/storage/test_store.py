@@ -138,6 +138,60 @@ def test_append_batch_conflict_does_not_sink_the_others(store: EventStore) -> No
         assert store.verify_chain(name).ok
 
 
+def test_append_atomic_conflict_on_one_stream_changes_none(store: EventStore) -> None:
+    store.append("match", 0, events(3))
+    store.append("commands", 0, events(1))
+    store.append("commands", 1, events(1, kind="other_writer"))  # someone else moved it on
+    heads = {s.stream: s.last_seq for s in store.streams()}
+
+    with pytest.raises(ConcurrencyConflict) as caught:
+        store.append_atomic(
+            [
+                ("match", 3, events(2)),  # would succeed on its own
+                ("fresh", 0, events(1)),  # a new stream: must not be created
+                ("commands", 1, events(1)),  # stale: the whole batch is refused
+                ("match", 5, events(1)),
+            ]
+        )
+    assert (caught.value.stream, caught.value.expected, caught.value.actual) == ("commands", 1, 2)
+    assert {s.stream: s.last_seq for s in store.streams()} == heads
+    assert [e.seq for e in store.read("match")] == [1, 2, 3]
+    assert store.read("fresh") == []
+    for name in ("match", "commands"):
+        assert store.verify_chain(name).ok
+
+    # the same batch against the right heads commits every append, chained
+    stored = store.append_atomic(
+        [("match", 3, events(2)), ("fresh", 0, events(1)), ("commands", 2, events(1)),
+         ("match", 5, events(1))]
+    )
+    assert [[e.seq for e in part] for part in stored] == [[4, 5], [1], [3], [6]]
+    assert stored[3][0].prev_hash == stored[0][1].hash
+    assert store.last_seq("match") == 6 and store.last_seq("fresh") == 1
+    assert store.append_atomic([]) == []
+
+
+def test_atomic_units_are_independent_of_each_other(store: EventStore) -> None:
+    """One transaction, several units (as AsyncEventStore groups callers): a unit that
+    conflicts is undone entirely, the units before and after it still commit."""
+    from storage.prepare import prepare_append
+
+    store.append("taken", 0, events(1))
+    units = [
+        [prepare_append("a", 0, events(1)), prepare_append("b", 0, events(1))],
+        [prepare_append("a", 1, events(1)), prepare_append("c", 0, events(2)),
+         prepare_append("taken", 0, events(1))],  # stale: undoes its a and c
+        [prepare_append("a", 1, events(1))],  # so this one finds a at 1, not 2
+    ]
+    results = store.commit_units(units)
+    assert [[e.seq for e in part] for part in results[0]] == [[1], [1]]
+    assert results[1] == ConcurrencyConflict("taken", 0, 1)
+    assert [[e.seq for e in part] for part in results[2]] == [[2]]
+    assert results[2][0][0].prev_hash == results[0][0][0].hash
+    assert {s.stream: s.last_seq for s in store.streams()} == {"a": 2, "b": 1, "taken": 1}
+    assert store.verify_chain("a").ok
+
+
 def test_append_batch_refuses_wholly_on_invalid_event(store: EventStore) -> None:
     with pytest.raises(InvalidEvent):
         store.append_batch([("a", 0, events(1)), ("b", 0, [{"nope": 1}])])
