@@ -44,8 +44,18 @@ def load_match(store: EventStore, match_id: str, upto_seq: int | None = None) ->
 
 def save_match(store: EventStore, events: Sequence[Event]) -> None:
     """Store a whole match as a new stream, all or nothing, after proving it legal."""
+    store_checked_match(store, check_match(events), events)
+
+
+def check_match(events: Sequence[Event]) -> str:
+    """Prove a match legal and fit to store; its id. Needs no store, so a tool can refuse a
+    bad log before it opens (and perhaps creates) one."""
     check_log(events)
-    match_id = _match_id(events)
+    return _match_id(events)
+
+
+def store_checked_match(store: EventStore, match_id: str, events: Sequence[Event]) -> None:
+    """Append a match that `check_match` accepted as the new stream `match_id`, all or nothing."""
     store.append(match_id, 0, [event_to_dict(e) for e in events])
 
 

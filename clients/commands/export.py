@@ -1,4 +1,8 @@
-"""`domino-oracle export MATCH_ID`: the match as JSON Lines on stdout."""
+"""`domino-oracle export MATCH_ID [--as AUDIENCE]`: the match as JSON Lines on stdout.
+
+`--as S` writes what seat S saw (other hands and unrevealed seeds redacted): the log a player
+holds, which `verify FILE` can still prove fair from the seeds revealed at each hand's end.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +12,15 @@ import sys
 from clients.cli import CommandError
 from clients.match_archive import ArchiveError, load_match
 from clients.store_option import add_db_option, open_store
+from domino.audience import AUDIENCES, view
 from domino.jsonl import dump_line
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("export", help="write a stored match as JSONL to stdout")
     parser.add_argument("match_id")
+    parser.add_argument("--as", dest="audience", choices=AUDIENCES, default="referee",
+                        help="whose view to write (default: the referee's full log)")
     add_db_option(parser)
     parser.set_defaults(handler=run)
 
@@ -25,5 +32,5 @@ def run(args: argparse.Namespace) -> int:
         except ArchiveError as error:
             raise CommandError(str(error)) from error
     for event in events:
-        sys.stdout.write(dump_line(event) + "\n")
+        sys.stdout.write(dump_line(view(event, args.audience)) + "\n")
     return 0

@@ -1,4 +1,7 @@
-"""`domino-oracle import FILE`: store a JSONL match log, all or nothing, after checking it."""
+"""`domino-oracle import FILE`: store a JSONL match log, all or nothing, after checking it.
+
+The log is proved before the store is opened: a refused import creates no database file.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from pathlib import Path
 
 from clients.cli import CommandError
 from clients.log_file import read_log
-from clients.match_archive import ArchiveError, save_match
+from clients.match_archive import ArchiveError, check_match, store_checked_match
 from clients.store_option import add_db_option, open_store
 from domino.validate import LogProblem
 from storage.errors import ConcurrencyConflict
@@ -23,11 +26,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     events = read_log(args.file)
     try:
+        match_id = check_match(events)
         with open_store(args.db, create=True) as store:
-            save_match(store, events)
+            store_checked_match(store, match_id, events)
     except (LogProblem, ArchiveError) as problem:
         raise CommandError(f"{args.file}: {problem} — nothing was imported") from problem
     except ConcurrencyConflict as error:
         raise CommandError(f"{args.file}: the store already has match {error.stream!r}") from error
-    print(f"imported {events[0].match_id} ({len(events)} events)")  # type: ignore[union-attr]
+    print(f"imported {match_id} ({len(events)} events)")
     return 0

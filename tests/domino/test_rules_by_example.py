@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from domino.commands import DealHand, PassTurn, PlayTile, StartMatch
@@ -33,6 +35,41 @@ def test_first_hand_is_led_by_the_highest_double_dealt(variant: str) -> None:
     other = next(t for t in hands[state.hand.leader] if t != best)
     with pytest.raises(IllegalMove, match="highest double"):
         decide(state, PlayTile(state.hand.leader, other))
+
+
+def _seed_dealing(undealt: tuple[str, ...], dealt: str) -> str:
+    """The first seed (sha256 of "0", "1", ...) whose double-nine deal leaves `undealt` in the
+    pool and deals `dealt`: a deterministic search, so the case is exercised without trusting
+    a magic constant. It finds sha256("1") (8-8 with S) for 9-9 alone and sha256("103") (7-7
+    with E) for 9-9 and 8-8 both undealt."""
+    nine = get_variant("partnership-9")
+    for i in range(10_000):
+        seed = hashlib.sha256(str(i).encode()).hexdigest()
+        _hands, pool = deal(seed, nine)
+        if all(T(d) in pool for d in undealt) and T(dealt) not in pool:
+            return seed
+    raise AssertionError(f"no seed in 10,000 leaves {undealt} undealt and deals {dealt}")
+
+
+@pytest.mark.parametrize(("undealt", "expected"), [(("9-9",), "8-8"), (("9-9", "8-8"), "7-7")])
+def test_first_hand_in_double_nine_is_led_by_the_highest_double_dealt_when_9_9_is_not(
+    undealt: tuple[str, ...], expected: str
+) -> None:
+    seed = _seed_dealing(undealt, expected)
+    players = {s: f"p{s}" for s in SEATS}
+    state = fold(decide(None, StartMatch("m9", players, "partnership-9")))
+    state = fold(decide(state, DealHand(seed)), state)
+    hands, pool = deal(seed, get_variant("partnership-9"))
+    assert all(T(d) in pool for d in undealt)
+    best = T(expected)
+    holder = next(s for s in SEATS if best in hands[s])
+    assert state.hand.leader == holder and state.hand.turn == holder
+    assert [m.tile for m in legal_moves(state, holder)] == [best]
+    for other in sorted(t for t in hands[holder] if t != best):
+        with pytest.raises(IllegalMove, match=f"play {best}"):
+            decide(state, PlayTile(holder, other))
+    opened = fold(decide(state, PlayTile(holder, best)), state)
+    assert opened.hand.line == ((best.low, best.high),) and opened.hand.turn != holder
 
 
 def test_deal_commits_to_its_seed_and_is_reproducible() -> None:

@@ -1,0 +1,71 @@
+"""check_public_log: any audience's log proved fair from the seeds revealed at each hand's end."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from domino.audience import AUDIENCES, view
+from domino.events import Event, HandDealt, HandEnded, HandStarted, Passed, TilePlayed
+from domino.rules import evolve, fold, legal_moves
+from domino.selfplay import random_match_events
+from domino.tiles import SEATS
+from domino.validate import LogProblem, check_log, check_public_log
+
+
+@pytest.fixture(scope="module", params=["partnership-6", "partnership-9"])
+def match(request: pytest.FixtureRequest) -> list[Event]:
+    return random_match_events(random.Random(21), request.param)
+
+
+@pytest.mark.parametrize("audience", AUDIENCES)
+def test_every_audience_proves_every_hand(match, audience) -> None:
+    seen = [view(e, audience) for e in match]
+    if audience != "referee":
+        with pytest.raises(LogProblem, match="without its seed"):
+            check_log(seen)  # the referee-only check cannot take this log
+    report = check_public_log(seen)
+    assert report.state == fold(match)  # the rebuilt log folds to the referee's own state
+    assert report.hands_proved == report.state.hands_played >= 1
+    assert report.open_hand is None and report.proved_upto == len(match)
+    expected = {"spectator": (), "referee": SEATS}.get(audience, (audience,))
+    assert report.own_seats == expected
+
+
+def test_a_hand_in_play_is_folded_but_not_proved(match) -> None:
+    second = next(e for e in match if isinstance(e, HandStarted) and e.hand == 2)
+    cut = [view(e, "E") for e in match if e.seq <= second.seq + 8]
+    report = check_public_log(cut)
+    assert (report.hands_proved, report.open_hand, report.proved_upto) == (1, 2, second.seq - 1)
+    assert report.state.phase == "playing" and report.state.last_seq == cut[-1].seq
+
+
+def test_an_illegal_move_in_a_finished_hand_of_a_seat_log_is_named(match) -> None:
+    """Once the seed is revealed the seat's log is re-decided: a pass while able is caught."""
+    state, i = None, 0
+    while True:  # the first position, after the opening tile, where the seat to move can play
+        state = evolve(state, match[i])
+        turn = state.to_move
+        if turn is not None and state.hand.line and legal_moves(state, turn):
+            break
+        i += 1
+    played = match[i + 1]
+    assert isinstance(played, TilePlayed)
+    refused = Passed(seq=played.seq, hand=played.hand, seat=played.seat)
+    forged = [*match[: i + 1], refused, *match[i + 2 :]]
+    with pytest.raises(LogProblem) as raised:
+        check_public_log([view(e, "spectator") for e in forged])
+    assert raised.value.seq == played.seq and "must play" in raised.value.reason
+
+
+def test_a_changed_pool_is_named() -> None:
+    match = random_match_events(random.Random(5), "partnership-9", target=30)
+    ended = next(e for e in match if isinstance(e, HandEnded))
+    dealt = next(e for e in match if isinstance(e, HandDealt) and e.seat == "S")
+    stranger = dealt.tiles[0]  # a dealt tile claimed to have stayed face down
+    tampered = ended.model_copy(update={"pool": sorted([stranger, *ended.pool[1:]])})
+    forged = [tampered if e is ended else view(e, "N") for e in match]
+    with pytest.raises(LogProblem) as raised:
+        check_public_log(forged)
+    assert raised.value.seq == ended.seq and "the pool shown is" in raised.value.reason
