@@ -27,6 +27,7 @@ from server.topics import Topics
 from storage import EventStore
 
 if TYPE_CHECKING:
+    from server.archived_table import ArchivedTable
     from server.registry import Registry
     from server.table import Table
 
@@ -140,12 +141,16 @@ class Cluster:
             seq=table.last_seq)
         return table
 
-    async def locate(self, table_id: str) -> Table | RemoteTable:
+    async def locate(self, table_id: str) -> Table | RemoteTable | ArchivedTable:
         """The handle for a table we do not hold: take it over if orphaned, else remote."""
         assert self.registry is not None
         lease = await asyncio.to_thread(self.leases.lookup, table_id)
         if lease is None:
             raise ProtocolError("unknown_table", f"no table {table_id!r}")
+        if lease.finished:  # retired: served from the store, as on a single server
+            archived = await self.registry.find_archived(table_id)
+            if archived is not None:
+                return archived
         if not lease.finished and (lease.expired or lease.owner == self.node):
             table = await self.take_over(table_id)
             if table is not None:

@@ -163,6 +163,8 @@ class Resumed(_Reply):
     after_seq: int
     last_seq: int
     advice: bool = Field(False, description="Whether this table answers `advise`.")
+    finished: bool = Field(False, description="The match is over: the events up to last_seq "
+                                              "and the final belief follow, nothing after.")
 
 
 class Watching(_Reply):
@@ -170,6 +172,8 @@ class Watching(_Reply):
     table_id: TableId
     after_seq: int
     last_seq: int
+    finished: bool = Field(False, description="The match is over: the events up to last_seq "
+                                              "and the final belief follow, nothing after.")
 
 
 class Ack(_Reply):

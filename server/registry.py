@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from domino.events import Event, parse_event
 from domino.tiles import SEATS
 from domino.variants import VARIANTS
+from server.archived_table import ArchivedTable
 from server.bots import BOTS
 from server.bus import Bus
 from server.logs import log
@@ -36,6 +37,10 @@ from storage import AsyncEventStore
 if TYPE_CHECKING:
     from server.cluster import Cluster
     from server.remote_table import RemoteTable
+
+
+ARCHIVE_CACHE = 32
+"""Retired finished matches kept loaded (a resumed player sends a few more messages)."""
 
 
 def new_table_id() -> str:
@@ -61,6 +66,7 @@ class Registry:
         self.tables: dict[str, Table] = {}
         self.book: dict[str, Counter[str]] = {}
         """Connections attached here, per table and audience (seats and "spectator")."""
+        self.archived: OrderedDict[str, ArchivedTable] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
 
     def _new(self, config: TableConfig) -> Table:
@@ -83,12 +89,31 @@ class Registry:
             raise ProtocolError("unknown_table", f"no table {table_id!r} here")
         return table
 
-    async def find(self, table_id: str) -> Table | RemoteTable:
-        """The table here, or (in a cluster) a handle on the one another server owns."""
+    async def find(self, table_id: str) -> Table | RemoteTable | ArchivedTable:
+        """The table here, or (in a cluster) a handle on the one another server owns, or a
+        retired finished match read from the store (resume and watch still work on it)."""
         table = self.tables.get(table_id)
-        if table is not None or self.cluster is None:
-            return self.get(table_id)
-        return await self.cluster.locate(table_id)
+        if table is not None:
+            return table
+        if self.cluster is not None:
+            return await self.cluster.locate(table_id)
+        archived = await self.find_archived(table_id)
+        if archived is None:
+            raise ProtocolError("unknown_table", f"no table {table_id!r} here")
+        return archived
+
+    async def find_archived(self, table_id: str) -> ArchivedTable | None:
+        """A finished match nobody hosts, from the store (None if there is no such match)."""
+        found = self.archived.get(table_id)
+        if found is None:
+            found = await asyncio.to_thread(ArchivedTable.load, self.store.store, table_id)
+            if found is None:
+                return None
+            self.archived[table_id] = found
+            while len(self.archived) > ARCHIVE_CACHE:
+                self.archived.popitem(last=False)
+        self.archived.move_to_end(table_id)
+        return found
 
     def presence(self, table_id: str, audience: str, delta: int) -> None:
         """A connection here attached to (+1) or left (-1) a table as `audience`."""

@@ -100,6 +100,8 @@ class RemoteTable:
         self.owner = owner
         self.cluster = cluster
         self.spectators = 0
+        self.finished = False
+        """Whether the last event read from the store was match_ended (set by open_feed)."""
 
     # -- feeds ---------------------------------------------------------------------------
 
@@ -129,7 +131,10 @@ class RemoteTable:
             head = await asyncio.to_thread(self.cluster.store.last_seq, self.table_id)
             after = min(after_seq, head)
             gate.last = after
-            history = await self.history(audience, after)
+            history = await self.history(audience, max(0, min(after, head - 1)))
+            if history and history[-1].event is not None:
+                self.finished = self.finished or history[-1].event.type == "match_ended"
+            history = [envelope for envelope in history if envelope.seq > after]
         except BaseException:  # a store error, or the connection went away: let go of the bus
             detach()
             raise

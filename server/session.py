@@ -50,10 +50,11 @@ from server.ratelimit import TokenBucket
 
 if TYPE_CHECKING:
     from server.app import DominoServer
+    from server.archived_table import ArchivedTable
     from server.remote_table import RemoteTable
     from server.table import Table
 
-    TableHandle = Table | RemoteTable
+    TableHandle = Table | RemoteTable | ArchivedTable
 
 OUTBOX_LIMIT = 20_000
 """Frames queued for one slow reader before we give up on it."""
@@ -242,11 +243,12 @@ class Session:
         advice = await advice_offered(table)
         await self._attach(table, seat, message.after_seq, lambda after, last: Resumed(
             id=message.id, table_id=table.table_id, seat=seat, after_seq=after, last_seq=last,
-            advice=advice))
+            advice=advice, finished=table.finished))
 
     async def _watch(self, message: Watch, table: TableHandle) -> None:
         await self._attach(table, "spectator", message.after_seq, lambda after, last: Watching(
-            id=message.id, table_id=table.table_id, after_seq=after, last_seq=last))
+            id=message.id, table_id=table.table_id, after_seq=after, last_seq=last,
+            finished=table.finished))
 
     async def _move(self, message: Play | Pass, table: TableHandle) -> None:
         attachment = self.attachments.get(table.table_id)

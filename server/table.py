@@ -32,7 +32,7 @@ from domino.state import MatchState
 from domino.tiles import SEATS, Seat
 from domino.variants import Scoring
 from server.bots import STAND_IN, SeatBot, get_policy
-from server.bus import Bus, Handler, Unsubscribe
+from server.bus import Bus, Envelope, Handler, Unsubscribe
 from server.fanout import backlog, publish_events
 from server.logs import log
 from server.metrics import Metrics
@@ -173,6 +173,11 @@ class Table:
         if self.state is None:
             return "waiting"
         return "finished" if self.state.phase == "finished" else "playing"
+
+    @property
+    def finished(self) -> bool:
+        """The match ended: the log is complete (said in `resumed` and `watching`)."""
+        return self.status == "finished"
 
     def restore(
         self, side: list[dict[str, Any]], events: list[Event], commands: list[dict[str, Any]]
@@ -508,8 +513,20 @@ class Table:
             on_event(envelope)
         unsubscribers = [self.bus.subscribe(self.table_id, audience, "event", on_event)]
         if on_belief is not None:
-            unsubscribers.append(self.bus.subscribe(self.table_id, audience, "belief", on_belief))
             worker = self.workers.get(audience)
+            # A worker nobody listened to folded events without publishing: the retained
+            # belief is older than them. Skip it; refresh() publishes the current one.
+            outdated = bool(getattr(worker, "stale", False) and not getattr(worker, "broken", 0))
+            subscribing = True
+
+            def deliver_belief(envelope: Envelope) -> None:
+                if not (subscribing and outdated):
+                    on_belief(envelope)
+
+            unsubscribers.append(
+                self.bus.subscribe(self.table_id, audience, "belief", deliver_belief)
+            )
+            subscribing = False
             if worker is not None:
                 worker.refresh()
 

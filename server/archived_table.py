@@ -1,0 +1,115 @@
+"""A finished match no server hosts any more, served read-only from the store.
+
+A finished table is retired after `retire_after` seconds and is not rebuilt after a
+restart, yet a player who dropped at `match_ended` still holds a token and an `after_seq`.
+Rather than `unknown_table`, `resume` (and `watch`) of such a match get what they missed
+from the stored log, exactly as the live table would have sent it (the same redaction, the
+same frames), then the audience's final belief; `resumed.finished` tells them nothing more
+will come. Moves are refused as after any match's end (`wrong_phase`), joins as at any full
+table (`seat_taken`). Nothing here subscribes to the bus: a finished match never changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+
+from domino.audience import view
+from domino.commands import Command
+from domino.errors import WrongPhase
+from domino.events import Event, parse_event
+from domino.rules import evolve
+from domino.state import MatchState
+from domino.tiles import Seat
+from inference import Belief
+from server.bus import Envelope, Handler, Unsubscribe
+from server.fanout import backlog
+from server.inference_worker import belief_frame
+from server.protocol import ProtocolError
+from server.seats import token_matches
+from server.table import TableConfig, seats_stream
+from storage import EventStore
+
+
+class ArchivedTable:
+    """The handle a Session uses for a retired finished match (see the module docstring)."""
+
+    finished = True
+    spectators = 0
+
+    def __init__(self, config: TableConfig, claims: dict[Seat, str], log: list[Event]) -> None:
+        self.config = config
+        self.table_id = config.table_id
+        self.claims = claims
+        """Seat -> sha256 of its token (the latest claim of each seat, as Table.restore)."""
+        self.log = log
+        self.state: MatchState | None = None
+        for event in log:
+            self.state = evolve(self.state, event)
+        self._beliefs: dict[str, Envelope] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def load(cls, store: EventStore, table_id: str) -> ArchivedTable | None:
+        """The table if its match is stored and ended, else None (blocking: use a thread)."""
+        side = [e.payload for e in store.read(seats_stream(table_id))]
+        if not side or side[0].get("type") != "table_created":
+            return None
+        head = store.last_seq(table_id)
+        if head == 0 or store.read(table_id, head - 1)[0].type != "match_ended":
+            return None  # never started, or still in play (and hosted somewhere)
+        config = TableConfig.from_record(side[0])
+        claims = {r["seat"]: r["token_sha256"] for r in side[1:] if r.get("type") == "seat_claimed"}
+        log = [parse_event(e.payload) for e in store.read(table_id)]
+        return cls(config, claims, log)
+
+    @property
+    def last_seq(self) -> int:
+        return len(self.log)
+
+    def final_belief(self, audience: str) -> Envelope:
+        """The audience's belief after the last event, as the live worker published it.
+
+        Folding a whole match takes a while: call it off the event loop (open_feed does)."""
+        with self._lock:
+            found = self._beliefs.get(audience)
+            if found is None:
+                seen = [view(event, audience) for event in self.log]  # type: ignore[arg-type]
+                snapshot = Belief.from_events(seen, audience).snapshot().to_json_dict()
+                frame = belief_frame(self.table_id, snapshot)
+                found = Envelope(self.table_id, audience, "belief", snapshot["seq"], frame)
+                self._beliefs[audience] = found
+            return found
+
+    # -- the Session's handle interface --------------------------------------------------
+
+    async def open_feed(self, audience: str, deliver: Handler, after_seq: int,
+                        reply: Callable[[int, int], None]) -> Unsubscribe:
+        """reply(after, last), then the events after `after`, then the final belief."""
+        belief = await asyncio.to_thread(self.final_belief, audience)
+        after = min(after_seq, self.last_seq)
+        reply(after, self.last_seq)
+        for envelope in backlog(self.table_id, self.log, audience, after):
+            deliver(envelope)
+        deliver(belief)
+        return _nothing
+
+    async def find_seat(self, token: str) -> Seat | None:
+        for seat, digest in self.claims.items():
+            if token_matches(token, digest):
+                return seat
+        return None
+
+    async def join_seat(self, seat: Seat, name: str) -> tuple[str, int]:
+        raise ProtocolError("seat_taken", f"seat {seat} is taken: this match is over")
+
+    async def move(self, seat: Seat, command: Command, command_id: str | int | None) -> int:
+        raise WrongPhase("the match is over")
+
+    def presence(self, seat: Seat, delta: int) -> None:
+        """Nobody plays here any more: presence changes nothing."""
+
+
+def _nothing() -> None:
+    pass
