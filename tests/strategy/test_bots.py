@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 
 import pytest
 
@@ -145,3 +146,25 @@ def test_bots_play_double_nine_with_its_sleeping_pool() -> None:
     }
     result = play_match(bots, _seed, target=15, variant="partnership-9", scoring="all")
     assert max(result.scores.values()) >= 15
+
+
+def test_pimc_keeps_to_its_time_budget_early_in_a_hand() -> None:
+    """A hand's opening lead (28 tiles in hands, 7 moves): no deal solves exactly in the
+    budget, so pimc must stop deepening on time — and spends most of it (else the position
+    tested nothing). Wall time of the whole decision, view fold and belief included; the
+    margin covers the depth-4 search always finished, the clock checks between nodes and a
+    loaded machine (overrun measured at load average ~5 on 2 cores: 5-40 ms)."""
+    budget = 0.2
+    for match in range(3):
+        events = random_match_events(random.Random(match), target=100)
+        second = next(i for i, e in enumerate(events) if isinstance(e, HandStarted) and e.hand == 2)
+        opening = events[: second + 5]  # hand_started and the four hand_dealt
+        state = fold(opening)
+        seat = state.hand.turn
+        assert sum(state.hand.counts.values()) == 28 and len(legal_moves(state, seat)) == 7
+        bot = make_bot("pimc", seed=match, seconds=budget)
+        started = time.perf_counter()
+        move = bot.choose_move(opening, seat)
+        elapsed = time.perf_counter() - started
+        assert move in legal_moves(state, seat)
+        assert budget / 2 < elapsed < budget + 0.3, f"{elapsed:.3f} s for a {budget} s budget"
