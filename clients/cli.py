@@ -46,4 +46,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # run the imported module's main: the commands raise clients.cli.CommandError, which is
+    # not this __main__ module's class of the same name
+    from clients.cli import main as cli_main
+
+    sys.exit(cli_main())

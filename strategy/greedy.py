@@ -6,7 +6,7 @@ For a move leaving open ends (x, y) — both counted, so a double end counts twi
   +4      per end the next opponent has passed on (it must pass again)
   +3      per end the other opponent has passed on
   −3      per end the partner has passed on (do not shut the partner out)
-  +1.5    per end the partner showed (a value the partner left open when it played)
+  +1.5    per end the partner showed (either value of a tile the partner played)
   −2      covering the end the partner just made (unless a double or no other choice)
   +1      per tile of the end's value the seat still holds after the play (it can follow)
   +0.5·(7 − unseen)  per end, unseen = tiles of that value the seat cannot see: the rarer,
