@@ -195,14 +195,15 @@ async def test_owner_killed_table_taken_over_nothing_acknowledged_lost(
     try:
         url1, url2 = f"ws://127.0.0.1:{port1}/ws", f"ws://127.0.0.1:{port2}/ws"
         creator = await DominoClient.connect(url1)
-        table_id = await creator.create_table(target=30)
+        # 100 points: a 30-point match can end with its first hand, before the kill
+        table_id = await creator.create_table(target=100)
         watcher = Watcher(await DominoClient.connect(url2))
         await watcher.client.watch(table_id)
         players, clients = await seat_players([url1], table_id)
         tasks = [asyncio.create_task(play(clients[s], table_id, players[s], random.Random(i)))
                  for i, s in enumerate("SWNE")]
-        await until(lambda: sum(len(p.acks) for p in players.values()) >= 20,
-                    "20 moves acknowledged", MATCH_SECONDS, tasks)
+        await until(lambda: sum(len(p.acks) for p in players.values()) >= 12,
+                    "12 moves acknowledged", MATCH_SECONDS, tasks)
         kill(owner)
         async with asyncio.timeout(30):  # the players see their connections close
             await asyncio.gather(*tasks)
