@@ -48,6 +48,26 @@ async def send_move(client: DominoClient, table_id: str, player: Player) -> None
     raise AssertionError(f"{player.seat}: move {command_id} never acknowledged")
 
 
+STALE = ("not_your_turn", "illegal_move", "wrong_phase")
+"""Refusals of a move decided on a view that was behind (an event was on its way)."""
+
+
+async def retry_inflight(client: DominoClient, table_id: str, player: Player) -> None:
+    """After a resume, retry the move a kill interrupted with its id: applied at most once.
+
+    If it was applied, the server answers with the original ack. If not, it is decided now
+    and may be refused as stale (e.g. a pass decided before the hand_ended on its way had
+    arrived); then it was never applied, and the player just plays on.
+    """
+    if player.inflight is None:
+        return
+    try:
+        await send_move(client, table_id, player)
+    except ServerError as error:
+        assert error.code in STALE, error
+        player.inflight = None
+
+
 async def play(client: DominoClient, table_id: str, player: Player, rng: random.Random) -> None:
     """Play until the match ends or the connection dies; keep every ack and belief."""
     acted_at = -1
@@ -73,7 +93,7 @@ async def play(client: DominoClient, table_id: str, player: Player, rng: random.
             try:
                 await send_move(client, table_id, player)
             except ServerError as error:
-                assert error.code in ("not_your_turn", "illegal_move", "wrong_phase"), error
+                assert error.code in STALE, error
                 player.inflight = None
             except (ConnectionError, OSError, TimeoutError):
                 return  # killed mid-request: the command stays in flight

@@ -32,7 +32,7 @@ from tests.deploy.helpers import (
     until,
     worker_notifications,
 )
-from tests.players import Player, check_beliefs, collect_beliefs, play, send_move
+from tests.players import Player, check_beliefs, collect_beliefs, play, retry_inflight
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.postgres]
 
@@ -215,8 +215,7 @@ async def test_owner_killed_table_taken_over_nothing_acknowledged_lost(
             player = players[seat]
             await client.resume(table_id, player.token, after_seq=player.view.last_seq)
         for seat, client in clients.items():  # retry what the kill interrupted, same id
-            if players[seat].inflight is not None:
-                await send_move(client, table_id, players[seat])
+            await retry_inflight(client, table_id, players[seat])
         async with asyncio.timeout(MATCH_SECONDS):
             await asyncio.gather(*(play(clients[s], table_id, players[s],
                                         random.Random(10 + i))

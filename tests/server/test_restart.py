@@ -15,7 +15,7 @@ from clients.python import DominoClient, SeatView
 from domino.events import Passed, TilePlayed, parse_event
 from domino.validate import check_log
 from storage import EventStore
-from tests.players import Player, play, send_move
+from tests.players import Player, play, retry_inflight
 from tests.processes import free_port, kill, stop
 from tests.processes import start_server as start_process
 
@@ -50,8 +50,7 @@ async def test_sigkill_mid_match_then_restart_and_finish(tmp_path: Path) -> None
         for seat, client in clients.items():
             player = players[seat]
             await client.resume(table_id, player.token, after_seq=player.view.last_seq)
-            if player.inflight is not None:  # retry what the kill interrupted, same id
-                await send_move(client, table_id, player)
+            await retry_inflight(client, table_id, player)  # what the kill interrupted
         await asyncio.gather(*(play(clients[s], table_id, players[s], random.Random(10 + i))
                                for i, s in enumerate("SWNE")))
         assert all(p.view.finished for p in players.values())
