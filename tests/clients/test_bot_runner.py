@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -26,20 +26,9 @@ from server.app import DominoServer
 from server.protocol import Ack
 from storage import EventStore
 from strategy.bots import make_bot
-from tests.server.conftest import make_config
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGET = 30
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[DominoServer]:
-    instance = DominoServer(make_config(tmp_path))
-    await instance.start()
-    try:
-        yield instance
-    finally:
-        await instance.stop()
 
 
 def _url(server: DominoServer) -> str:

@@ -24,9 +24,9 @@ from server.protocol import BeliefMessage, EventMessage, ServerMessage
 from server.table import TableOptions
 from server.topics import parse_mqtt_url
 from storage import EventStore
+from tests.conftest import make_config
 from tests.pg import fresh_schema
 from tests.players import expected_belief
-from tests.server.conftest import make_config
 from tests.server.helpers import drain, wait_for
 
 BOTS3 = {"W": "random", "N": "greedy", "E": "random"}

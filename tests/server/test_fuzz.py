@@ -22,7 +22,7 @@ from domino.validate import check_log
 from server.app import DominoServer
 from server.protocol import ErrorMessage, parse_server
 from storage import EventStore
-from tests.server.conftest import make_config
+from tests.conftest import make_config
 
 TYPES = ["create_table", "list_tables", "join", "resume", "watch", "play", "pass", "leave"]
 CODES = {"bad_request", "unknown_table", "seat_taken", "unauthorized", "not_your_turn",

@@ -12,7 +12,7 @@ from domino.events import Passed, TilePlayed
 from server.app import DominoServer
 from server.protocol import BeliefMessage, EventMessage
 from server.table import TableOptions
-from tests.server.conftest import make_config
+from tests.conftest import make_config
 from tests.server.helpers import collect_until, drain, events_of, wait_for
 
 BOTS3 = {"W": "random", "N": "greedy", "E": "random"}

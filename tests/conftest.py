@@ -1,4 +1,7 @@
-"""Fixtures: a real server in-process on a free port, with its SQLite file in tmp_path."""
+"""Fixtures: a real server in-process on a free port, with its SQLite file in tmp_path.
+
+At the top so that the server, client and bot-runner tests share one; tests/storage
+keeps its own `url` (a store URL)."""
 
 from __future__ import annotations
 
