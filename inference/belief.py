@@ -18,7 +18,6 @@ from domino.events import Event, parse_event
 from domino.tiles import SEATS, Tile, parse_tile
 from domino.variants import DEFAULT_VARIANT, Variant, get_variant
 from inference.classes import POOL, Position
-from inference.counting import solve
 from inference.errors import InconsistentLog, Infeasible
 from inference.parts import CanFollow, Condition, Count, LeadsHighest
 from inference.propagation import propagate
@@ -322,11 +321,13 @@ class Belief:
                 if not count.total:
                     raise Infeasible(f"none where {condition.fact(result.position).text}")
                 support = count.support(result.position)
-                if support != result.position.allowed:
+                if count.whole:
+                    condition, count = None, None  # it says nothing more
+                elif support != result.position.allowed:
+                    # the same satisfying deals, so `count` stands for the cut position
                     result = propagate(Position(self.holders, support, counts))
-                    count = condition.count(result.position)
-                if count.total == solve(result.position).total:
-                    condition, count = None, None  # every deal left satisfies it
+                    if condition.holds_everywhere(result.position):
+                        condition, count = None, None
         except Infeasible as error:
             raise InconsistentLog(event.seq, f"no deal fits: {error}") from None
         self._position = result.position

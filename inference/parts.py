@@ -27,6 +27,7 @@ from inference.classes import POOL, Position
 from inference.counting import tile_counts
 from inference.errors import Infeasible
 from inference.facts import Fact, join, name
+from inference.propagation import propagate
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,8 @@ class Count:
     total: int
     counts: dict[Tile, list[int]]
     """Per unseen tile, per holder index: the deals giving it that tile."""
+    whole: bool = False
+    """Every deal of the position satisfies the condition (it says nothing more)."""
 
     def support(self, position: Position) -> dict[Tile, int]:
         """Allowed masks keeping exactly the (holder, tile) pairs that some deal has."""
@@ -95,7 +98,11 @@ class Condition:
                 acc = counts[t]
                 for h, c in enumerate(row):
                     acc[h] += c
-        return Count(total, counts)
+        return Count(total, counts, whole=total == tile_counts(position)[0])
+
+    def holds_everywhere(self, position: Position) -> bool:
+        """Whether every deal of `position` satisfies the condition."""
+        return self.count(position).whole
 
     def _listed(self, position: Position) -> tuple[list[Tile], list[str]]:
         """The condition's tiles still unseen, and the holders of `at` that may take one."""
@@ -121,16 +128,33 @@ class CanFollow(Condition):
         pool_bit = 1 << position.holders.index(POOL)
         tiles = [t for t in self.tiles if t in position.allowed]
         if any(not position.allowed[t] & pool_bit for t in tiles):
-            return Count(total, rows)  # one of them cannot sleep: every deal can follow
-        asleep = dict(position.allowed)
-        for t in tiles:
-            asleep[t] = pool_bit
-        blocked = _count_or_none(Position(position.holders, asleep, position.counts))
+            return Count(total, rows, whole=True)  # one cannot sleep: every deal can follow
+        blocked = _count_or_none(self._asleep(position))
         if blocked is None:
-            return Count(total, rows)
+            return Count(total, rows, whole=True)
         return Count(total - blocked[0], {t: [a - b for a, b in zip(row, blocked[1][t],
                                                                        strict=True)]
                                           for t, row in rows.items()})
+
+    def _asleep(self, position: Position) -> Position:
+        """`position` with every one of the tiles in the pool: the deals that were blocked."""
+        pool_bit = 1 << position.holders.index(POOL)
+        asleep = dict(position.allowed)
+        for t in self.tiles:
+            if t in asleep:
+                asleep[t] = pool_bit
+        return Position(position.holders, asleep, position.counts)
+
+    def holds_everywhere(self, position: Position) -> bool:
+        """Without counting: a tile that cannot sleep, or no blocked deal (Hall's test)."""
+        pool_bit = 1 << position.holders.index(POOL)
+        if any(not mask & pool_bit for t, mask in position.allowed.items() if t in self.tiles):
+            return True
+        try:
+            propagate(self._asleep(position))
+        except Infeasible:
+            return True
+        return False
 
     def fact(self, position: Position) -> Fact:
         tiles, who = self._listed(position)
