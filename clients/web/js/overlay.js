@@ -17,27 +17,49 @@ export function pct(p) {
 
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
-// Every cell is focusable (the split shows on focus as on hover), but each triangle is a
-// single Tab stop (roving tabindex: arrows move inside it), so Tab does not walk 28-55 cells.
-function cell(tile, holder, ctx, stop) {
-  const id = `data-tile="${tile}" data-holder="${holder}" tabindex="${tile === stop ? 0 : -1}"`;
+// What one cell shows: its classes, text, and (for a hidden tile) p and its shade.
+function cellState(tile, holder, ctx) {
   const playedBy = ctx.played.get(tile);
-  if (ctx.mine.has(tile)) {
-    return `<div class="c known mine" ${id} data-known="mine">you</div>`;
-  }
-  if (playedBy) {
-    return `<div class="c known played" ${id} data-known="played">${playedBy}</div>`;
-  }
+  if (ctx.mine.has(tile)) return { cls: "c known mine", text: "you", known: "mine" };
+  if (playedBy) return { cls: "c known played", text: playedBy, known: "played" };
   const column = ctx.marginals[holder];
   const p = column ? column[tile] : undefined;
   if (p === undefined) {
     const revealed = ctx.revealed && ctx.revealed[holder] && ctx.revealed[holder].has(tile);
-    return `<div class="c none${revealed ? " revealed" : ""}" ${id}>${revealed ? "●" : ""}</div>`;
+    return { cls: `c none${revealed ? " revealed" : ""}`, text: revealed ? "●" : "" };
   }
   const dark = p > 0.81; // black text below, white above: both ≥ 4.5:1 on the blended shade
-  const cls = p === 1 ? " certain" : p === 0 ? " zero" : "";
-  return `<div class="c${cls}${dark ? " dark" : ""}" ${id} ` +
-    `data-p="${p}" style="background:rgba(29,78,216,${p.toFixed(3)})">${pct(p)}</div>`;
+  const certain = p === 1 ? " certain" : p === 0 ? " zero" : "";
+  return { cls: `c${certain}${dark ? " dark" : ""}`, text: pct(p), p: String(p),
+    bg: `rgba(29,78,216,${p.toFixed(3)})` };
+}
+
+// Every cell is focusable (the split shows on focus as on hover), but each triangle is a
+// single Tab stop (roving tabindex: arrows move inside it), so Tab does not walk 28-55 cells.
+function cell(tile, holder, ctx, stop) {
+  const st = cellState(tile, holder, ctx);
+  const attrs = `data-tile="${tile}" data-holder="${holder}" tabindex="${tile === stop ? 0 : -1}"` +
+    (st.known ? ` data-known="${st.known}"` : "") +
+    (st.p !== undefined ? ` data-p="${st.p}" style="background:${st.bg}"` : "");
+  return `<div class="${st.cls}" ${attrs}>${st.text}</div>`;
+}
+
+// A later belief at the same layout changes the cells in place: no HTML to parse, no
+// elements to rebuild, and the focused cell stays the same element.
+function updateCell(el, st) {
+  if (el.className !== st.cls) el.className = st.cls;
+  if (el.textContent !== st.text) el.textContent = st.text;
+  if (st.known) el.dataset.known = st.known;
+  else if (el.dataset.known !== undefined) delete el.dataset.known;
+  if (st.p !== undefined) {
+    if (el.dataset.p !== st.p) {
+      el.dataset.p = st.p;
+      el.style.background = st.bg;
+    }
+  } else if (el.dataset.p !== undefined) {
+    delete el.dataset.p;
+    el.style.background = "";
+  }
 }
 
 function triangle(holder, ctx, stop) {
@@ -81,48 +103,83 @@ function dealsText(belief) {
   return `${grouped} consistent deals · log₂ = ${bits} bits`;
 }
 
-// ctx: {belief, maxPip, holders, mine:Set, played:Map(tile->seat), names, timeline:[{seq,bits}],
-//       revealed?: {holder: Set}, note?: string}
-export function renderOverlay(el, ctx) {
-  void el.offsetHeight; // flush layout owed by earlier changes (the board), not timed here
-  const focused = el.contains(document.activeElement) && document.activeElement.closest(".c[data-tile]");
-  const stops = (el._stops = el._stops || {}); // holder -> the tile of its Tab stop
-  const t0 = performance.now();
-  const belief = ctx.belief;
-  const full = { ...ctx, marginals: (belief && belief.marginals) || {} };
-  const remaining = (belief && belief.remaining) || {};
-  let grids = "";
-  for (const holder of ctx.holders) {
-    const name = holder === "pool" ? "" : (ctx.names && ctx.names[holder]) || "";
-    const count = remaining[holder];
-    grids += `<section class="grid-card" data-holder="${holder}"><h3>${HOLDER_NAMES[holder]}` +
-      `${name ? ` <span class="muted">${esc(name)}</span>` : ""}` +
-      `${count != null ? ` <span class="count">${count} tiles</span>` : ""}</h3>` +
-      triangle(holder, full, stops[holder] || "0-0") + `</section>`;
-  }
+function cardHead(holder, ctx, remaining) {
+  const name = holder === "pool" ? "" : (ctx.names && ctx.names[holder]) || "";
+  const count = remaining[holder];
+  return `${HOLDER_NAMES[holder]}` +
+    `${name ? ` <span class="muted">${esc(name)}</span>` : ""}` +
+    `${count != null ? ` <span class="count">${count} tiles</span>` : ""}`;
+}
+
+function headHtml(belief, ctx) {
+  const status = belief ? `<span class="muted">belief after seq ${belief.seq}</span>` : "";
+  return `<h2>Oracle</h2>${status}<p class="deals">${dealsText(belief)}</p>` +
+    `${ctx.note ? `<p class="muted">${esc(ctx.note)}</p>` : ""}`;
+}
+
+function sideHtml(belief, ctx) {
   const facts = (belief && belief.facts) || [];
   const factsHtml = facts.length
     ? `<ul class="facts">${facts.map((f) => `<li>${esc(f)}</li>`).join("")}</ul>`
     : `<p class="muted">No certain facts yet.</p>`;
-  const status = belief ? `<span class="muted">belief after seq ${belief.seq}</span>` : "";
-  el.innerHTML =
-    `<div class="ov-head"><h2>Oracle</h2>${status}<p class="deals">${dealsText(belief)}</p>` +
-    `${ctx.note ? `<p class="muted">${esc(ctx.note)}</p>` : ""}</div>` +
-    `<div class="grids">${grids}</div>` +
-    `<div class="ov-side"><section><h3>Facts</h3>${factsHtml}</section>` +
+  return `<section><h3>Facts</h3>${factsHtml}</section>` +
     `<section class="timeline"><h3>Uncertainty this hand</h3>${timeline(ctx.timeline || [])}</section>` +
     `<p class="legend"><span class="sw" style="background:rgba(29,78,216,.15)"></span>unlikely ` +
     `<span class="sw" style="background:rgba(29,78,216,.9)"></span>likely · ` +
-    `<b>you</b> your tile · <b>S/W/N/E</b> played by</p></div>`;
+    `<b>you</b> your tile · <b>S/W/N/E</b> played by</p>`;
+}
+
+function buildOverlay(el, ctx, full, remaining) {
+  const stops = (el._stops = el._stops || {}); // holder -> the tile of its Tab stop
+  let grids = "";
+  for (const holder of ctx.holders) {
+    grids += `<section class="grid-card" data-holder="${holder}"><h3>` +
+      `${cardHead(holder, ctx, remaining)}</h3>` +
+      triangle(holder, full, stops[holder] || "0-0") + `</section>`;
+  }
+  el.innerHTML = `<div class="ov-head">${headHtml(ctx.belief, ctx)}</div>` +
+    `<div class="grids">${grids}</div><div class="ov-side">${sideHtml(ctx.belief, ctx)}</div>`;
+}
+
+function setHtml(el, html) {
+  if (el._html !== html) {
+    el.innerHTML = html;
+    el._html = html;
+  }
+}
+
+function updateOverlay(el, ctx, full, remaining) {
+  setHtml(el.querySelector(".ov-head"), headHtml(ctx.belief, ctx));
+  for (const card of el.querySelectorAll(".grid-card")) {
+    const holder = card.dataset.holder;
+    setHtml(card.querySelector("h3"), cardHead(holder, ctx, remaining));
+    for (const c of card.querySelectorAll(".c[data-tile]")) {
+      updateCell(c, cellState(c.dataset.tile, holder, full));
+    }
+  }
+  setHtml(el.querySelector(".ov-side"), sideHtml(ctx.belief, ctx));
+}
+
+// ctx: {belief, maxPip, holders, mine:Set, played:Map(tile->seat), names, timeline:[{seq,bits}],
+//       revealed?: {holder: Set}, note?: string}
+export function renderOverlay(el, ctx) {
+  void el.offsetHeight; // flush layout owed by earlier changes (the board), not timed here
+  const t0 = performance.now();
+  const belief = ctx.belief;
+  const full = { ...ctx, marginals: (belief && belief.marginals) || {} };
+  const remaining = (belief && belief.remaining) || {};
+  const layout = `${ctx.maxPip}:${ctx.holders.join(",")}`;
+  if (el._layout === layout && el.querySelector(".grids")) {
+    updateOverlay(el, ctx, full, remaining);
+  } else {
+    buildOverlay(el, ctx, full, remaining);
+    el._layout = layout;
+  }
   void el.offsetHeight; // include style and layout in the measured time
   const ms = performance.now() - t0;
   metrics.overlay.push(ms);
   metrics.lastOverlayMs = ms;
   el._ctx = full;
-  if (focused) { // a new belief under a focused cell: keep the focus there (and its split fresh)
-    const again = el.querySelector(`.c[data-holder="${focused.dataset.holder}"][data-tile="${focused.dataset.tile}"]`);
-    if (again) again.focus();
-  }
   return ms;
 }
 
