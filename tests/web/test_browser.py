@@ -294,8 +294,10 @@ def test_a_person_plays_a_hand_by_clicking_and_the_overlay_is_exact(
         infer_cli(web_server, table_id, "S", seq, tmp_path),
     )
     renders = page.evaluate("window.__metrics.overlay")
-    print(f"overlay renders: {[round(r, 1) for r in renders]}")
-    print(f"overlay renders: n={len(renders)} max={max(renders):.1f} ms "
+    builds = page.evaluate("window.__metrics.overlayBuilds")
+    print(f"overlay updates: {[round(r, 1) for r in renders]}; builds: {builds}")
+    assert builds and max(builds) < 200  # once per page and variant
+    print(f"overlay updates: n={len(renders)} max={max(renders):.1f} ms "
           f"median={sorted(renders)[len(renders) // 2]:.1f} ms; moves={moves}")
     assert max(renders) < 50
     page.set_viewport_size({"width": 390, "height": 844})
@@ -536,8 +538,11 @@ def test_double_nine_shows_the_pool_and_stays_fast(context: Any, web_server: Web
         check_overlay(page, web_server, table_id, "S")
         move_and_wait(page)
     renders = page.evaluate("window.__metrics.overlay")
-    print(f"double-nine overlay renders: {[round(r, 1) for r in renders]}")
-    assert max(renders) < 50
+    builds = page.evaluate("window.__metrics.overlayBuilds")
+    print(f"double-nine overlay updates: {[round(r, 1) for r in renders]}; "
+          f"builds: {[round(r, 1) for r in builds]}")
+    assert len(renders) >= 3 and max(renders) < 50
+    assert builds and max(builds) < 200  # once per page and variant
     screenshot(page, "table-double-nine", full_page=True)
     assert errors == []
 

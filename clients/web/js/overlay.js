@@ -1,5 +1,6 @@
 // The oracle overlay: per hidden holder, the domino triangle shaded by probability; the facts;
-// the uncertainty timeline. Rendering is timed into window.__metrics.overlay (ms per render).
+// the uncertainty timeline. Rendering is timed into window.__metrics: `overlay` (ms per update,
+// a new belief on the same grids) and `overlayBuilds` (ms per build of the grids).
 
 import { SEAT_NAMES } from "./game.js";
 
@@ -169,7 +170,8 @@ export function renderOverlay(el, ctx) {
   const full = { ...ctx, marginals: (belief && belief.marginals) || {} };
   const remaining = (belief && belief.remaining) || {};
   const layout = `${ctx.maxPip}:${ctx.holders.join(",")}`;
-  if (el._layout === layout && el.querySelector(".grids")) {
+  const update = el._layout === layout && el.querySelector(".grids");
+  if (update) {
     updateOverlay(el, ctx, full, remaining);
   } else {
     buildOverlay(el, ctx, full, remaining);
@@ -177,9 +179,11 @@ export function renderOverlay(el, ctx) {
   }
   void el.offsetHeight; // include style and layout in the measured time
   const ms = performance.now() - t0;
-  metrics.overlay.push(ms);
+  // updates (a new belief, the same grids) apart from builds (a new table or variant)
+  (update ? metrics.overlay : (metrics.overlayBuilds = metrics.overlayBuilds || [])).push(ms);
   metrics.lastOverlayMs = ms;
   el._ctx = full;
+  if (el._refreshFocused) el._refreshFocused(); // a focused cell's split: the new numbers
   return ms;
 }
 
@@ -219,6 +223,10 @@ export function attachHover(el) {
     const r = c.getBoundingClientRect();
     tip.style.left = `${Math.max(4, Math.min(window.innerWidth - 260, r.left + window.scrollX))}px`;
     tip.style.top = `${r.bottom + window.scrollY + 6}px`;
+  };
+  el._refreshFocused = () => {
+    const f = el.contains(document.activeElement) && document.activeElement.closest(".c[data-tile]");
+    if (f) show(f);
   };
   el.addEventListener("mouseover", (e) => {
     const c = e.target.closest(".c[data-tile]");
