@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from clients.python import DominoClient, SeatView, ServerError
+from clients.python.player import STALE_VIEW_CODES
 from domino.audience import view
 from domino.events import Event
 from inference import Belief
@@ -48,10 +49,6 @@ async def send_move(client: DominoClient, table_id: str, player: Player) -> None
     raise AssertionError(f"{player.seat}: move {command_id} never acknowledged")
 
 
-STALE = ("not_your_turn", "illegal_move", "wrong_phase")
-"""Refusals of a move decided on a view that was behind (an event was on its way)."""
-
-
 async def retry_inflight(client: DominoClient, table_id: str, player: Player) -> None:
     """After a resume, retry the move a kill interrupted with its id: applied at most once.
 
@@ -64,7 +61,7 @@ async def retry_inflight(client: DominoClient, table_id: str, player: Player) ->
     try:
         await send_move(client, table_id, player)
     except ServerError as error:
-        assert error.code in STALE, error
+        assert error.code in STALE_VIEW_CODES, error
         player.inflight = None
 
 
@@ -93,7 +90,7 @@ async def play(client: DominoClient, table_id: str, player: Player, rng: random.
             try:
                 await send_move(client, table_id, player)
             except ServerError as error:
-                assert error.code in STALE, error
+                assert error.code in STALE_VIEW_CODES, error
                 player.inflight = None
             except (ConnectionError, OSError, TimeoutError):
                 return  # killed mid-request: the command stays in flight

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from domino.events import Event, Passed, TilePlayed
+from domino.rules import evolve, legal_moves
 from domino.state import HandState, MatchState
 from domino.tiles import SEATS, Seat, parse_tile
 from domino.variants import get_variant
@@ -40,3 +42,19 @@ def position(
         phase="playing",
         hands_played=hand_number - 1,
     )
+
+
+def a_pass_while_able(events: list[Event]) -> tuple[int, Passed]:
+    """Where a match's first play after an opening tile was made by a seat that could play:
+    its index, and a pass by that seat to forge in its place (a move the rules refuse)."""
+    state, i = None, 0
+    while True:
+        state = evolve(state, events[i])
+        turn = state.to_move
+        if turn is not None and state.hand is not None and state.hand.line \
+                and legal_moves(state, turn):
+            break
+        i += 1
+    played = events[i + 1]
+    assert isinstance(played, TilePlayed)
+    return i + 1, Passed(seq=played.seq, hand=played.hand, seat=played.seat)

@@ -7,11 +7,12 @@ import random
 import pytest
 
 from domino.audience import AUDIENCES, view
-from domino.events import Event, HandDealt, HandEnded, HandStarted, Passed, TilePlayed
-from domino.rules import evolve, fold, legal_moves
+from domino.events import Event, HandDealt, HandEnded, HandStarted
+from domino.rules import fold
 from domino.selfplay import random_match_events
 from domino.tiles import SEATS
 from domino.validate import LogProblem, check_log, check_public_log
+from tests.domino.positions import a_pass_while_able
 
 
 @pytest.fixture(scope="module", params=["partnership-6", "partnership-9"])
@@ -43,20 +44,11 @@ def test_a_hand_in_play_is_folded_but_not_proved(match) -> None:
 
 def test_an_illegal_move_in_a_finished_hand_of_a_seat_log_is_named(match) -> None:
     """Once the seed is revealed the seat's log is re-decided: a pass while able is caught."""
-    state, i = None, 0
-    while True:  # the first position, after the opening tile, where the seat to move can play
-        state = evolve(state, match[i])
-        turn = state.to_move
-        if turn is not None and state.hand.line and legal_moves(state, turn):
-            break
-        i += 1
-    played = match[i + 1]
-    assert isinstance(played, TilePlayed)
-    refused = Passed(seq=played.seq, hand=played.hand, seat=played.seat)
-    forged = [*match[: i + 1], refused, *match[i + 2 :]]
+    at, refused = a_pass_while_able(match)
+    forged = [*match[:at], refused, *match[at + 1 :]]
     with pytest.raises(LogProblem) as raised:
         check_public_log([view(e, "spectator") for e in forged])
-    assert raised.value.seq == played.seq and "must play" in raised.value.reason
+    assert raised.value.seq == refused.seq and "must play" in raised.value.reason
 
 
 def test_a_changed_pool_is_named() -> None:

@@ -13,10 +13,11 @@ from clients.cli import main
 from domino.audience import view
 from domino.events import Event, HandDealt, HandEnded, HandStarted, Passed, TilePlayed
 from domino.jsonl import dump_lines
-from domino.rules import evolve, legal_moves
+from domino.rules import evolve, fold, legal_moves
 from domino.selfplay import random_match_events
 from domino.tiles import parse_tile
 from domino.variants import get_variant
+from tests.domino.positions import a_pass_while_able
 
 
 @pytest.fixture(scope="module")
@@ -131,24 +132,18 @@ def test_enumeration_agrees_with_the_exact_method_on_a_late_position(logs, capsy
 def test_an_inconsistent_log_is_an_error_naming_the_event(logs, capsys, tmp_path) -> None:
     """A pass by a seat that could play: that seat's own belief knows no deal fits."""
     events = logs["events"]
-    state, i = None, 0
-    while True:
-        state = evolve(state, events[i])
-        turn = state.to_move
-        if turn is not None and state.hand.line and legal_moves(state, turn):
-            break
-        i += 1
-    played = events[i + 1]
-    assert isinstance(played, TilePlayed)
-    forged = [*events[: i + 1], Passed(seq=played.seq, hand=played.hand, seat=played.seat)]
+    at, refused = a_pass_while_able(events)
+    forged = [*events[:at], refused]
     log = tmp_path / "inconsistent.jsonl"
     log.write_text(dump_lines(forged))
-    assert main(["infer", str(log), "--seat", played.seat]) == 2
+    assert main(["infer", str(log), "--seat", refused.seat]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert f"inconsistent log at event {played.seq}: {played.seat} passed holding" in err
+    assert f"inconsistent log at event {refused.seq}: {refused.seat} passed holding" in err
     held = err.rsplit("holding", 1)[1].strip()
-    assert parse_tile(held) in {m.tile for m in legal_moves(state, played.seat)}
+    state = fold(events[:at])
+    assert state is not None
+    assert parse_tile(held) in {m.tile for m in legal_moves(state, refused.seat)}
 
 
 def test_human_output_has_triangles_and_facts(logs, capsys) -> None:
