@@ -65,6 +65,27 @@ async def retry_inflight(client: DominoClient, table_id: str, player: Player) ->
         player.inflight = None
 
 
+async def move_now(
+    client: DominoClient, table_id: str, player: Player, rng: random.Random
+) -> str | None:
+    """A random legal move (or a pass) with a fresh command id, kept in flight until acked.
+
+    Returns None once acked, or the refusal's code (the move is then dropped). A dead
+    connection raises, leaving the move in flight for a retry after resuming.
+    """
+    move = player.view.random_move(rng)
+    player.counter += 1
+    player.inflight = (f"{player.seat}-{player.counter}",
+                       None if move is None else str(move.tile),
+                       None if move is None else move.end)
+    try:
+        await send_move(client, table_id, player)
+    except ServerError as error:
+        player.inflight = None
+        return error.code
+    return None
+
+
 async def play(client: DominoClient, table_id: str, player: Player, rng: random.Random) -> None:
     """Play until the match ends or the connection dies; keep every ack and belief."""
     acted_at = -1
@@ -82,18 +103,11 @@ async def play(client: DominoClient, table_id: str, player: Player, rng: random.
             player.beliefs.append(message)
         if view_.my_turn() and view_.last_seq > acted_at and client.feed.empty():
             acted_at = view_.last_seq
-            move = view_.random_move(rng)
-            player.counter += 1
-            player.inflight = (f"{player.seat}-{player.counter}",
-                               None if move is None else str(move.tile),
-                               None if move is None else move.end)
             try:
-                await send_move(client, table_id, player)
-            except ServerError as error:
-                assert error.code in STALE_VIEW_CODES, error
-                player.inflight = None
+                refused = await move_now(client, table_id, player, rng)
             except (ConnectionError, OSError, TimeoutError):
                 return  # killed mid-request: the command stays in flight
+            assert refused is None or refused in STALE_VIEW_CODES, refused
 
 
 async def collect_beliefs(client: DominoClient, into: list[BeliefMessage], upto: int,

@@ -21,13 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from clients.python import DominoClient, SeatView, ServerError
+from clients.python import DominoClient, SeatView
 from domino.audience import view
 from domino.events import Passed, TilePlayed, parse_event
 from domino.validate import check_log
 from server.protocol import EventMessage
 from storage import EventStore
-from tests.players import Player, send_move
+from tests.players import Player, move_now
 from tests.processes import free_port, start_server, stop
 
 EXIT_WITHIN = 3.0
@@ -49,18 +49,12 @@ async def _play_until_closed(client: DominoClient, table_id: str, player: Player
             player.view.apply(message)
         if player.view.my_turn() and player.view.last_seq > acted_at and client.feed.empty():
             acted_at = player.view.last_seq
-            move = player.view.random_move(rng)
-            player.counter += 1
-            player.inflight = (f"{player.seat}-{player.counter}",
-                               None if move is None else str(move.tile),
-                               None if move is None else move.end)
             try:
-                await send_move(client, table_id, player)
-            except ServerError as error:
-                refusals.append(error.code)
-                player.inflight = None
+                refused = await move_now(client, table_id, player, rng)
             except (ConnectionError, OSError, TimeoutError):
                 return
+            if refused is not None:
+                refusals.append(refused)
 
 
 async def _wait_exit(process: subprocess.Popen, seconds: float) -> int | None:

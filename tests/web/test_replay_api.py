@@ -6,8 +6,9 @@ import asyncio
 import json
 import random
 import threading
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -89,13 +90,17 @@ def test_uploads_are_checked_with_the_line_or_the_seq(match: list) -> None:
         parse_upload(b"\xff\xfe")
 
 
-def test_the_http_routes(match: list, tmp_path: Path) -> None:
-    """Run in a thread of its own: a sync Playwright loop may own this thread's loop."""
+T = TypeVar("T")
+
+
+def run_in_a_thread(coroutine: Coroutine[Any, Any, T]) -> T:
+    """asyncio.run in a thread of its own: a sync Playwright loop may own this thread's."""
+    results: list[T] = []
     failures: list[BaseException] = []
 
     def run() -> None:
         try:
-            asyncio.run(_http_routes(match, tmp_path))
+            results.append(asyncio.run(coroutine))
         except BaseException as error:
             failures.append(error)
 
@@ -104,6 +109,11 @@ def test_the_http_routes(match: list, tmp_path: Path) -> None:
     thread.join()
     if failures:
         raise failures[0]
+    return results[0]
+
+
+def test_the_http_routes(match: list, tmp_path: Path) -> None:
+    run_in_a_thread(_http_routes(match, tmp_path))
 
 
 async def _http_routes(match: list, tmp_path: Path) -> None:
@@ -162,20 +172,9 @@ def test_replay_advice_runs_in_the_bots_pool_not_the_live_advice_one(
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(strategy_pool.BOTS, "run", bots_run)
             patch.setattr(strategy_pool.ADVICE, "run", advice_run)
-            failures: list[BaseException] = []
             bodies: list[bytes] = []
 
-            def run() -> None:
-                try:
-                    bodies.append(asyncio.run(replay_advice(store, "m-web-1", str(play.seq))))
-                except BaseException as error:
-                    failures.append(error)
-
-            thread = threading.Thread(target=run)
-            thread.start()
-            thread.join()
-            if failures:
-                raise failures[0]
+            bodies.append(run_in_a_thread(replay_advice(store, "m-web-1", str(play.seq))))
     assert used == ["bots"]
     data = json.loads(bodies[0])
     assert data["seq"] == play.seq and data["moves"] and data["rank"] >= 1
