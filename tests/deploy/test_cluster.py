@@ -134,7 +134,9 @@ async def test_workers_in_processes_one_killed_mid_match(
         try:
             url1, url2 = f"ws://127.0.0.1:{port1}/ws", f"ws://127.0.0.1:{port2}/ws"
             creator = await DominoClient.connect(url1)
-            table_id = await creator.create_table(target=30)
+            # 100 points: the late worker (a second or two to start) joins mid-match; a
+            # 30-point match could end first and leave it nothing to do
+            table_id = await creator.create_table(target=100)
             watcher = Watcher(await DominoClient.connect(url2))
             await watcher.client.watch(table_id)  # served by s2, owned by s1
             listed = await watcher.client.list_tables()  # s2's lobby shows s1's table
