@@ -168,14 +168,20 @@ def _mean_ci(xs: list[float]) -> tuple[float, tuple[float, float]]:
     return mean, (mean - half, mean + half)
 
 
+def win_rate_interval(wins: int, matches: int, pairs: int, pair_sd: float) -> tuple[float, float]:
+    """95% interval of a match win rate from the pairs' mean score and spread; Wilson's over
+    matches when the pairs say nothing about the spread (fewer than two, or all alike)."""
+    if pairs < 2 or pair_sd == 0:
+        return wilson(wins, matches)
+    rate, half = wins / matches, Z95 * pair_sd / math.sqrt(pairs)
+    return (max(0.0, rate - half), min(1.0, rate + half))
+
+
 def win_rate_ci(outcomes: list[MatchOutcome], team_a: bool = True) -> tuple[float, float]:
     """95% interval of a team's match win rate, paired by mirrored deals (module docstring)."""
-    scores = _pair_scores(outcomes, team_a)
-    _, (lo, hi) = _mean_ci(scores)
-    if len(scores) < 2 or lo == hi:
-        wins = sum(o.a_won == team_a for o in outcomes)
-        return wilson(wins, len(outcomes))
-    return (max(0.0, lo), min(1.0, hi))
+    wins = sum(o.a_won == team_a for o in outcomes)
+    pairs = len(_pair_scores(outcomes, team_a))
+    return win_rate_interval(wins, len(outcomes), pairs, _pair_sd(outcomes, team_a))
 
 
 def _pair_scores(outcomes: list[MatchOutcome], team_a: bool) -> list[float]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from strategy.tournament import Z95
+from strategy.tournament import Z95, win_rate_interval
 
 
 class PoolError(ValueError):
@@ -58,12 +58,14 @@ def pool(reports: Sequence[dict]) -> dict:
                                       _spread(s, s["points_per_hand"], h,
                                               "points_per_hand_ci95", "points_sd"))
                                      for s, _, h in sides])
-            half, ppm_half = Z95 * pair_sd / math.sqrt(pairs), Z95 * hand_sd / math.sqrt(hands)
+            wins = sum(s["wins"] for s, _, _ in sides)
+            lo, hi = win_rate_interval(wins, matches, pairs, round(pair_sd, 9))
+            ppm_half = Z95 * hand_sd / math.sqrt(hands)
             return {
                 "bot": sides[0][0]["bot"],
-                "wins": sum(s["wins"] for s, _, _ in sides),
+                "wins": wins,
                 "win_rate": rate,
-                "ci95": [round(max(0.0, rate - half), 4), round(min(1.0, rate + half), 4)],
+                "ci95": [round(lo, 4), round(hi, 4)],
                 "pair_sd": round(pair_sd, 6),
                 "points_per_hand": round(ppm, 3),
                 "points_per_hand_ci95": [round(ppm - ppm_half, 3), round(ppm + ppm_half, 3)],

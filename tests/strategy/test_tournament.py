@@ -88,6 +88,25 @@ def test_wilson_interval() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
 
 
+def test_runs_with_no_spread_pool_to_wilson_over_all_their_matches() -> None:
+    """A team that wins every match leaves the pairs no spread: one run and the pooled runs
+    both fall back to Wilson's interval over matches, which narrows as matches are added
+    (a pooled [1.0, 1.0] would claim certainty no run showed)."""
+    def sweep(seed: int, matches: int) -> list:
+        outcomes = run(specs("greedy", "random", matches, seed=seed, target=10), workers=1)
+        return [dataclasses.replace(o, a_won=True, pair=o.pair + 100 * seed) for o in outcomes]
+
+    first, second = sweep(1, 4), sweep(2, 6)
+    reports = [report(first, "greedy", "random"), report(second, "greedy", "random")]
+    together = report(first + second, "greedy", "random")
+    pooled = pool(reports)
+    assert together["a"]["ci95"] == pytest.approx(list(wilson(10, 10)), abs=1e-4)
+    assert pooled["a"]["ci95"] == together["a"]["ci95"]
+    assert pooled["b"]["ci95"] == together["b"]["ci95"] == pytest.approx(
+        list(wilson(0, 10)), abs=1e-4)
+    assert pooled["a"]["ci95"][0] > reports[0]["a"]["ci95"][0]
+
+
 def test_pooled_runs_report_what_one_run_over_all_pairs_would() -> None:
     """`tournament --combine`: two seeds' reports pooled equal the report of all their
     matches at once (pairs renumbered so the runs' pairs stay apart), with or without the
