@@ -169,19 +169,13 @@ def _mean_ci(xs: list[float]) -> tuple[float, tuple[float, float]]:
 
 
 def win_rate_interval(wins: int, matches: int, pairs: int, pair_sd: float) -> tuple[float, float]:
-    """95% interval of a match win rate from the pairs' mean score and spread; Wilson's over
-    matches when the pairs say nothing about the spread (fewer than two, or all alike)."""
+    """95% interval of a match win rate, paired by mirrored deals (module docstring): from the
+    pairs' spread; Wilson's over matches when the pairs say nothing about the spread (fewer
+    than two, or all alike). One run's report and pooled runs both use it."""
     if pairs < 2 or pair_sd == 0:
         return wilson(wins, matches)
     rate, half = wins / matches, Z95 * pair_sd / math.sqrt(pairs)
     return (max(0.0, rate - half), min(1.0, rate + half))
-
-
-def win_rate_ci(outcomes: list[MatchOutcome], team_a: bool = True) -> tuple[float, float]:
-    """95% interval of a team's match win rate, paired by mirrored deals (module docstring)."""
-    wins = sum(o.a_won == team_a for o in outcomes)
-    pairs = len(_pair_scores(outcomes, team_a))
-    return win_rate_interval(wins, len(outcomes), pairs, _pair_sd(outcomes, team_a))
 
 
 def _pair_scores(outcomes: list[MatchOutcome], team_a: bool) -> list[float]:
@@ -218,8 +212,8 @@ def report(outcomes: list[MatchOutcome], team_a: str, team_b: str) -> dict:
         points = [p for o in outcomes for p in (o.a_points if is_a else o.b_points)]
         ms = [t for o in outcomes for t in (o.a_ms if is_a else o.b_ms)]
         ppm, ppm_ci = _mean_ci([float(p) for p in points])
-        lo, hi = win_rate_ci(outcomes, is_a)
         pair_sd = _pair_sd(outcomes, is_a)
+        lo, hi = win_rate_interval(wins, n, len({o.pair for o in outcomes}), pair_sd)
         p50, p95 = _percentile(ms, 0.5), _percentile(ms, 0.95)
         return {
             "bot": team_a if is_a else team_b,
