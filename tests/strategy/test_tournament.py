@@ -8,7 +8,7 @@ import json
 import pytest
 
 from clients.cli import main
-from strategy.tournament import report, run, specs, wilson
+from strategy.tournament import MatchOutcome, report, run, specs, wilson
 from strategy.tournament_pool import PoolError, pool
 
 
@@ -92,7 +92,7 @@ def test_runs_with_no_spread_pool_to_wilson_over_all_their_matches() -> None:
     """A team that wins every match leaves the pairs no spread: one run and the pooled runs
     both fall back to Wilson's interval over matches, which narrows as matches are added
     (a pooled [1.0, 1.0] would claim certainty no run showed)."""
-    def sweep(seed: int, matches: int) -> list:
+    def sweep(seed: int, matches: int) -> list[MatchOutcome]:
         outcomes = run(specs("greedy", "random", matches, seed=seed, target=10), workers=1)
         return [dataclasses.replace(o, a_won=True, pair=o.pair + 100 * seed) for o in outcomes]
 
