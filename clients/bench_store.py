@@ -11,8 +11,8 @@ import random
 import statistics
 import time
 
-from domino.rules import fold
-from domino.selfplay import random_match_events
+from games.dominoes.rules import fold
+from games.dominoes.selfplay import random_match_events
 from storage import bench as store_bench
 
 

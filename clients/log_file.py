@@ -7,8 +7,8 @@ from pathlib import Path
 from clients.cli import CommandError
 from clients.match_archive import ArchiveError, load_match
 from clients.store_option import open_store
-from domino.events import Event
-from domino.jsonl import LogFormatError, parse_lines
+from games.dominoes.events import Event
+from games.dominoes.jsonl import LogFormatError, parse_lines
 
 
 def read_log(path: Path) -> list[Event]:

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from domino.events import Event, event_to_dict, parse_event
-from domino.validate import check_log
+from games.dominoes.events import Event, event_to_dict, parse_event
+from games.dominoes.validate import check_log
 from storage.store import EventStore
 
 SIDE_STREAM_MARK = ":"

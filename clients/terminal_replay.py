@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from domino.events import (
+from games.dominoes.events import (
     Event,
     HandDealt,
     HandEnded,
@@ -14,8 +14,8 @@ from domino.events import (
     Passed,
     TilePlayed,
 )
-from domino.rules import evolve
-from domino.state import MatchState
+from games.dominoes.rules import evolve
+from games.dominoes.state import MatchState
 
 
 def _line_text(state: MatchState) -> str:

@@ -14,9 +14,9 @@ import random
 from collections.abc import Iterable
 from typing import Literal
 
-from domino.events import Event, parse_event
-from domino.tiles import SEATS, Tile, parse_tile
-from domino.variants import DEFAULT_VARIANT, Variant, get_variant
+from games.dominoes.events import Event, parse_event
+from games.dominoes.tiles import SEATS, Tile, parse_tile
+from games.dominoes.variants import DEFAULT_VARIANT, Variant, get_variant
 from inference.classes import POOL, Position
 from inference.errors import InconsistentLog, Infeasible
 from inference.parts import CanFollow, Condition, Count, LeadsHighest

@@ -1,6 +1,6 @@
 """Exact inference per update vs the seed's references (rejection, enumeration, constrained).
 
-Every position of --matches random matches (domino.selfplay), for each seat and for the
+Every position of --matches random matches (games.dominoes.selfplay), for each seat and for the
 spectator, in both variants: the time of one update of the exact engine (apply the event,
 then a full snapshot: propagation, counting with the shared cache, marginals, facts).
 On a random subsample of live positions per group (--ref-positions) the same position is
@@ -20,9 +20,9 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from domino.audience import view
-from domino.selfplay import random_match_events
-from domino.tiles import SEATS
+from games.dominoes.audience import view
+from games.dominoes.selfplay import random_match_events
+from games.dominoes.tiles import SEATS
 from inference.belief import Belief
 from inference.classes import Position
 from inference.counting import count_key, marginals, solve_key

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from domino.tiles import Tile
+from games.dominoes.tiles import Tile
 
 POOL = "pool"
 """The holder name of the tiles left face down all hand (partnership-9)."""

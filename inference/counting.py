@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from domino.tiles import Tile
+from games.dominoes.tiles import Tile
 from inference.classes import ClassKey, Position, popcount
 from inference.errors import Infeasible
 

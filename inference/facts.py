@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from domino.tiles import Tile
+from games.dominoes.tiles import Tile
 from inference.classes import POOL, Position, holders_in, popcount
 
 Kind = Literal["void", "holds", "cannot", "suit", "exact", "either"]

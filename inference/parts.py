@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domino.tiles import Tile
+from games.dominoes.tiles import Tile
 from inference.classes import POOL, Position
 from inference.counting import tile_counts
 from inference.errors import Infeasible

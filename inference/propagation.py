@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from domino.tiles import Tile
+from games.dominoes.tiles import Tile
 from inference.classes import Position, holders_in
 from inference.errors import Infeasible
 

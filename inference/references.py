@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from domino.tiles import Tile
+from games.dominoes.tiles import Tile
 from inference.classes import Position
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from domino.tiles import Tile
+from games.dominoes.tiles import Tile
 from inference.classes import Position
 from inference.counting import Solution, Tail, decode, encode, solve, splits
 from inference.errors import Infeasible

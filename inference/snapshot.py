@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from domino.tiles import Tile
+from games.dominoes.tiles import Tile
 from inference.classes import Position
 from inference.counting import entropy, solve
 from inference.facts import Fact, facts

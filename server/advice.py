@@ -1,7 +1,7 @@
 """Live move advice: `advise {table_id}` from a seated player -> `advice {seq, moves, label}`.
 
 The advisor (strategy.advisor.advise) sees exactly what the asking seat sees: the table's log
-redacted for that seat (domino.audience.view), sent as JSON-able dicts to a worker process
+redacted for that seat (games.dominoes.audience.view), sent as JSON-able dicts to a worker process
 (server/strategy_pool.py, the `advice` pool) with a 0.8 s budget, so the answer comes in about
 a second and the event loop (every other table and socket) never waits for it. The request
 is checked at once (typed errors: `unauthorized`, `advice_disabled`, `wrong_phase`,
@@ -19,10 +19,10 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from domino.audience import view
-from domino.events import Event, event_to_dict, parse_event
-from domino.rules import evolve, legal_moves
-from domino.state import MatchState
+from games.dominoes.audience import view
+from games.dominoes.events import Event, event_to_dict, parse_event
+from games.dominoes.rules import evolve, legal_moves
+from games.dominoes.state import MatchState
 from server import strategy_pool
 from server.logs import log
 from server.protocol import (

@@ -15,13 +15,13 @@ import asyncio
 import threading
 from collections.abc import Callable
 
-from domino.audience import view
-from domino.commands import Command
-from domino.errors import WrongPhase
-from domino.events import Event, parse_event
-from domino.rules import evolve
-from domino.state import MatchState
-from domino.tiles import Seat
+from games.dominoes.audience import view
+from games.dominoes.commands import Command
+from games.dominoes.errors import WrongPhase
+from games.dominoes.events import Event, parse_event
+from games.dominoes.rules import evolve
+from games.dominoes.state import MatchState
+from games.dominoes.tiles import Seat
 from inference import Belief
 from server.bus import Envelope, Handler, Unsubscribe
 from server.fanout import backlog

@@ -11,12 +11,12 @@ import asyncio
 import random
 from collections.abc import Awaitable, Callable
 
-from domino.commands import Command, PassTurn, PlayTile
-from domino.events import Event
-from domino.rules import evolve, legal_moves
-from domino.selfplay import Policy
-from domino.state import MatchState
-from domino.tiles import Seat
+from games.dominoes.commands import Command, PassTurn, PlayTile
+from games.dominoes.events import Event
+from games.dominoes.rules import evolve, legal_moves
+from games.dominoes.selfplay import Policy
+from games.dominoes.state import MatchState
+from games.dominoes.tiles import Seat
 from server.bus import Envelope, Unsubscribe
 from server.table_bots import TablePolicy, table_policies
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from domino.events import Event
+from games.dominoes.events import Event
 
 Kind = Literal["event", "belief"]
 

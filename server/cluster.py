@@ -14,8 +14,8 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from domino.commands import PassTurn, PlayTile
-from domino.tiles import parse_tile
+from games.dominoes.commands import PassTurn, PlayTile
+from games.dominoes.tiles import parse_tile
 from server.forwarding import Forwarder
 from server.leases import Leases
 from server.logs import log

@@ -1,6 +1,6 @@
 """Project each committed event to every audience and publish it: the only exit for events.
 
-`domino.audience.view` does the redaction; frames are built once per distinct view (most
+`games.dominoes.audience.view` does the redaction; frames are built once per distinct view (most
 events look the same to everyone, so one JSON encoding serves all five audiences).
 """
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pydantic_core import to_json
 
-from domino.audience import view
-from domino.events import Event, event_to_dict
-from domino.tiles import SEATS
+from games.dominoes.audience import view
+from games.dominoes.events import Event, event_to_dict
+from games.dominoes.tiles import SEATS
 from server.bus import Bus, Envelope
 
 AUDIENCES: tuple[str, ...] = (*SEATS, "spectator")

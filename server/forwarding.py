@@ -17,7 +17,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from domino.errors import RuleViolation
+from games.dominoes.errors import RuleViolation
 from server.logs import log
 from server.mqtt_link import MqttLink
 from server.protocol import ProtocolError

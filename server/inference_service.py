@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 from pydantic_core import from_json
 
-from domino.audience import view
-from domino.events import parse_event
+from games.dominoes.audience import view
+from games.dominoes.events import parse_event
 from inference import Belief
 from server.fanout import AUDIENCES
 from server.inference_worker import belief_frame

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_core import to_json
 
-from domino.events import Event
+from games.dominoes.events import Event
 from inference import Belief
 from server.belief_message import belief_body
 from server.bus import Bus, Envelope, Unsubscribe

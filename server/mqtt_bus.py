@@ -17,7 +17,7 @@ import re
 
 from pydantic_core import from_json
 
-from domino.events import parse_event
+from games.dominoes.events import parse_event
 from server.bus import Envelope, Handler, Kind, Unsubscribe
 from server.logs import log
 from server.mqtt_link import MqttLink

@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from domino.tiles import End, Seat
-from domino.variants import DEFAULT_VARIANT, Scoring
+from games.dominoes.tiles import End, Seat
+from games.dominoes.variants import DEFAULT_VARIANT, Scoring
 
 TableId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 CommandId = Annotated[str, Field(min_length=1, max_length=64)] | Annotated[int, Field(ge=0)]

@@ -15,9 +15,9 @@ from collections import Counter, OrderedDict
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from domino.events import Event, parse_event
-from domino.tiles import SEATS
-from domino.variants import VARIANTS
+from games.dominoes.events import Event, parse_event
+from games.dominoes.tiles import SEATS
+from games.dominoes.variants import VARIANTS
 from server.archived_table import ArchivedTable
 from server.bots import BOTS
 from server.bus import Bus

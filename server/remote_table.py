@@ -16,9 +16,9 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from domino.commands import Command, PlayTile
-from domino.events import Event, parse_event
-from domino.tiles import Seat
+from games.dominoes.commands import Command, PlayTile
+from games.dominoes.events import Event, parse_event
+from games.dominoes.tiles import Seat
 from server.bus import Envelope, Handler, Unsubscribe
 from server.fanout import backlog
 from server.seats import token_matches

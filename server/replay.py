@@ -1,7 +1,7 @@
 """Replays for the browser: a stored (or uploaded) match as one audience saw it, with beliefs.
 
 A replay is {match_id, perspective, finished, events, beliefs}: the events redacted for the
-perspective (`domino.audience.view`) and the perspective's exact belief after every event
+perspective (`games.dominoes.audience.view`) and the perspective's exact belief after every event
 (`inference.Belief`, the same fold the live workers run). Perspective "all" is the referee's
 log with every hand open, so it carries no beliefs, and like any seat's perspective it is
 only given for a finished match: while a match is in play, only the public (spectator)
@@ -22,10 +22,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domino.audience import view
-from domino.events import Event, event_to_dict, parse_event
-from domino.jsonl import LogFormatError, parse_lines
-from domino.validate import LogProblem, check_log
+from games.dominoes.audience import view
+from games.dominoes.events import Event, event_to_dict, parse_event
+from games.dominoes.jsonl import LogFormatError, parse_lines
+from games.dominoes.validate import LogProblem, check_log
 from inference import Belief, InconsistentLog, ObserverError
 from server.belief_message import belief_body
 from storage import AsyncEventStore, EventStore

@@ -1,7 +1,7 @@
 """`GET /api/matches/{id}/advice?seq=N`: the advisor's view of move N of a finished match.
 
 The answer is what `advise` would have told the mover just before it played: the mover's own
-view of the events before seq N (domino.audience.view), every legal move ranked by the
+view of the events before seq N (games.dominoes.audience.view), every legal move ranked by the
 advisor (strategy.advisor.advise, in the strategy process pool) and where the move actually
 played stood. A seat's hand is only revealed once its match is over, so this is served for
 finished matches only (403 otherwise). Answers are cached (a finished match never changes);
@@ -22,8 +22,8 @@ import weakref
 from collections import OrderedDict
 from typing import Any
 
-from domino.audience import view
-from domino.events import event_to_dict
+from games.dominoes.audience import view
+from games.dominoes.events import event_to_dict
 from server import strategy_pool
 from server.replay import ReplayError, is_finished, load_events
 from storage import EventStore

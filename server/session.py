@@ -18,9 +18,9 @@ from pydantic import ValidationError
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-from domino.commands import PassTurn, PlayTile
-from domino.errors import RuleViolation
-from domino.tiles import Seat, TileError, parse_tile
+from games.dominoes.commands import PassTurn, PlayTile
+from games.dominoes.errors import RuleViolation
+from games.dominoes.tiles import Seat, TileError, parse_tile
 from server.advice import advice_offered, start_advice
 from server.bus import Envelope, Unsubscribe
 from server.logs import log

@@ -38,7 +38,7 @@ ADVICE_WORKERS = int(os.environ.get("DOMINO_ADVICE_WORKERS", "0")) or 2
 """Processes for live advice: up to this many answered at once, within their budget."""
 BOT_NICE = 10
 ADVICE_NICE = 5
-PRELOAD = ["strategy.advisor", "strategy.bots", "domino.events", "domino.audience"]
+PRELOAD = ["strategy.advisor", "strategy.bots", "games.dominoes.events", "games.dominoes.audience"]
 
 PIMC_SECONDS = 0.6
 PIMC_SAMPLES = 24
@@ -65,7 +65,7 @@ def _warm() -> int:
 def pimc_move_job(events: list[dict[str, Any]], seat: str, seed: int, seconds: float,
                   samples: int) -> dict[str, Any] | None:
     """The pimc bot's move for `seat` from its own events: {tile, end}, or None (no move)."""
-    from domino.events import parse_event
+    from games.dominoes.events import parse_event
     from strategy.bots import NoMoveError, make_bot
 
     bot = make_bot("pimc", seed, samples=samples, seconds=seconds)
@@ -79,7 +79,7 @@ def pimc_move_job(events: list[dict[str, Any]], seat: str, seed: int, seconds: f
 def advise_job(events: list[dict[str, Any]], seat: str, seed: int, samples: int,
                seconds: float) -> list[dict[str, Any]]:
     """strategy.advisor.advise for `seat` from its own events, as JSON-ready rows."""
-    from domino.events import parse_event
+    from games.dominoes.events import parse_event
     from strategy.advisor import advise
 
     parsed = [parse_event(e) for e in events]

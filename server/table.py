@@ -24,13 +24,13 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from domino.commands import Command, DealHand, StartMatch
-from domino.errors import RuleViolation, WrongPhase
-from domino.events import Event, event_to_dict
-from domino.rules import decide, evolve
-from domino.state import MatchState
-from domino.tiles import SEATS, Seat
-from domino.variants import Scoring
+from games.dominoes.commands import Command, DealHand, StartMatch
+from games.dominoes.errors import RuleViolation, WrongPhase
+from games.dominoes.events import Event, event_to_dict
+from games.dominoes.rules import decide, evolve
+from games.dominoes.state import MatchState
+from games.dominoes.tiles import SEATS, Seat
+from games.dominoes.variants import Scoring
 from server.bots import STAND_IN, SeatBot, get_policy
 from server.bus import Bus, Envelope, Handler, Unsubscribe
 from server.fanout import backlog, publish_events

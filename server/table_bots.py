@@ -13,10 +13,10 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
-from domino.commands import Command, PassTurn, PlayTile
-from domino.events import event_to_dict
-from domino.rules import legal_moves
-from domino.tiles import parse_tile
+from games.dominoes.commands import Command, PassTurn, PlayTile
+from games.dominoes.events import event_to_dict
+from games.dominoes.rules import legal_moves
+from games.dominoes.tiles import parse_tile
 from server import strategy_pool
 from server.logs import log
 from strategy.bots import TABLE_BOTS, Bot, make_bot

@@ -13,9 +13,9 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from domino.commands import Move
-from domino.events import Event
-from domino.tiles import End, Seat, Tile
+from games.dominoes.commands import Move
+from games.dominoes.events import Event
+from games.dominoes.tiles import End, Seat, Tile
 from strategy.position import child_ends
 from strategy.sampling import sample_values
 from strategy.view import SeatView

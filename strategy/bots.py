@@ -12,9 +12,9 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from domino.commands import Move
-from domino.events import Event
-from domino.tiles import Seat
+from games.dominoes.commands import Move
+from games.dominoes.events import Event
+from games.dominoes.tiles import Seat
 from strategy.greedy import greedy_choice
 from strategy.position import from_state
 from strategy.sampling import sample_values

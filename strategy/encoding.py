@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from domino.tiles import SEATS, Seat, Tile, full_set
+from games.dominoes.tiles import SEATS, Seat, Tile, full_set
 
 SEAT_INDEX: dict[Seat, int] = {s: i for i, s in enumerate(SEATS)}
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from domino.commands import Move
-from domino.line import fits
-from domino.tiles import Seat, next_seat, parse_tile, partner_of
+from games.dominoes.commands import Move
+from games.dominoes.line import fits
+from games.dominoes.tiles import Seat, next_seat, parse_tile, partner_of
 from strategy.view import SeatView
 
 

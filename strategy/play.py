@@ -1,4 +1,4 @@
-"""One match between four bots, refereed by domino.rules: the loop the tournament runs.
+"""One match between four bots, refereed by games.dominoes.rules: the loop the tournament runs.
 
 Every event goes to each seat's SeatView through the audience projection, so a bot sees what
 a person in its seat would. Deal seeds come from a function of the hand number, which is how
@@ -11,12 +11,12 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from domino.commands import Command, DealHand, PassTurn, PlayTile, StartMatch
-from domino.events import Event, HandEnded
-from domino.rules import decide, evolve, legal_moves
-from domino.state import MatchState
-from domino.tiles import SEATS, Seat, Team
-from domino.variants import DEFAULT_VARIANT, Scoring
+from games.dominoes.commands import Command, DealHand, PassTurn, PlayTile, StartMatch
+from games.dominoes.events import Event, HandEnded
+from games.dominoes.rules import decide, evolve, legal_moves
+from games.dominoes.state import MatchState
+from games.dominoes.tiles import SEATS, Seat, Team
+from games.dominoes.variants import DEFAULT_VARIANT, Scoring
 from strategy.bots import Bot
 from strategy.view import SeatView
 

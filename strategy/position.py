@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from domino.commands import Move
-from domino.state import MatchState
-from domino.tiles import SEATS, Tile
-from domino.variants import Scoring
+from games.dominoes.commands import Move
+from games.dominoes.state import MatchState
+from games.dominoes.tiles import SEATS, Tile
+from games.dominoes.variants import Scoring
 from strategy.encoding import SEAT_INDEX, Codec, codec
 
 

@@ -15,8 +15,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domino.commands import Move
-from domino.tiles import SEATS, Seat, Tile
+from games.dominoes.commands import Move
+from games.dominoes.tiles import SEATS, Seat, Tile
 from inference.sampler import DealSampler
 from strategy.position import from_hands
 from strategy.solver import solve_moves_within

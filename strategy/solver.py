@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domino.commands import Move
+from games.dominoes.commands import Move
 from strategy.encoding import codec
 from strategy.horizon import horizon_value
 from strategy.position import Position, child_ends

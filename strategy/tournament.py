@@ -19,7 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
-from domino.tiles import SEATS, Seat, Team
+from games.dominoes.tiles import SEATS, Seat, Team
 from strategy.bots import make_bot
 from strategy.play import play_match
 

@@ -1,6 +1,6 @@
 """What one seat has seen: its redacted events, folded into a table state and (on demand) a belief.
 
-Bots decide from this and nothing else. Every event is passed through domino.audience.view
+Bots decide from this and nothing else. Every event is passed through games.dominoes.audience.view
 on the way in, so feeding a SeatView the referee's log cannot leak another seat's tiles —
 unless it is built for the 'referee' audience, which only the measuring-only omniscient bot is.
 """
@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from domino.audience import Audience, view
-from domino.commands import Move
-from domino.events import Event, HandStarted, TilePlayed
-from domino.rules import evolve, legal_moves
-from domino.state import MatchState
-from domino.tiles import Seat
+from games.dominoes.audience import Audience, view
+from games.dominoes.commands import Move
+from games.dominoes.events import Event, HandStarted, TilePlayed
+from games.dominoes.rules import evolve, legal_moves
+from games.dominoes.state import MatchState
+from games.dominoes.tiles import Seat
 from inference.belief import Belief
 
 

@@ -12,8 +12,8 @@ import pytest
 
 from clients.python import DominoClient, SeatView, ServerError
 from clients.python.player import STALE_VIEW_CODES
-from domino.audience import view
-from domino.events import Event
+from games.dominoes.audience import view
+from games.dominoes.events import Event
 from inference import Belief
 from server.inference_worker import belief_frame
 from server.protocol import BeliefMessage, EventMessage

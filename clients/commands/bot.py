@@ -6,7 +6,7 @@ import argparse
 import asyncio
 
 from clients.cli import CommandError
-from domino.tiles import SEATS
+from games.dominoes.tiles import SEATS
 from strategy.bots import TABLE_BOTS, make_bot
 
 

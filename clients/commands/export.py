@@ -12,8 +12,8 @@ import sys
 from clients.cli import CommandError
 from clients.match_archive import ArchiveError, load_match
 from clients.store_option import add_db_option, open_store
-from domino.audience import AUDIENCES, view
-from domino.jsonl import dump_line
+from games.dominoes.audience import AUDIENCES, view
+from games.dominoes.jsonl import dump_line
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

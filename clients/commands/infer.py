@@ -14,7 +14,7 @@ from pathlib import Path
 
 from clients.cli import CommandError
 from clients.log_file import read_log
-from domino.audience import view
+from games.dominoes.audience import view
 from inference.belief import OBSERVERS, Belief, ObserverError
 from inference.errors import InconsistentLog
 from inference.references import BudgetExceeded, SamplerGaveUp

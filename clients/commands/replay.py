@@ -8,7 +8,7 @@ from clients.cli import CommandError
 from clients.log_file import read_log_or_match
 from clients.store_option import add_db_option
 from clients.terminal_replay import narrate
-from domino.errors import BadEvent
+from games.dominoes.errors import BadEvent
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -9,8 +9,8 @@ import time
 from clients.cli import CommandError
 from clients.match_archive import save_matches
 from clients.store_option import add_db_option, open_store
-from domino.selfplay import heaviest_policy, random_match_events, random_policy
-from domino.variants import VARIANTS
+from games.dominoes.selfplay import heaviest_policy, random_match_events, random_policy
+from games.dominoes.variants import VARIANTS
 
 POLICIES = {"random": random_policy, "heaviest": heaviest_policy}
 BATCH = 50

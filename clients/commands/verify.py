@@ -15,7 +15,7 @@ from pathlib import Path
 from clients.log_file import read_log
 from clients.match_archive import ArchiveError, load_match, match_ids
 from clients.store_option import add_db_option, open_store
-from domino.validate import LogProblem, PublicLogCheck, check_log, check_public_log
+from games.dominoes.validate import LogProblem, PublicLogCheck, check_log, check_public_log
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from websockets.exceptions import WebSocketException
 
 from clients.python.client import DominoClient, ServerError
-from domino.commands import Move
-from domino.events import Event, Passed, TilePlayed, parse_event
-from domino.tiles import Seat
+from games.dominoes.commands import Move
+from games.dominoes.events import Event, Passed, TilePlayed, parse_event
+from games.dominoes.tiles import Seat
 from server.protocol import EventMessage, ServerMessage
 from strategy.bots import Bot
 from strategy.view import SeatView

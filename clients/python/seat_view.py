@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from domino.commands import Move
-from domino.events import Event, parse_event
-from domino.rules import evolve, legal_moves
-from domino.state import MatchState
+from games.dominoes.commands import Move
+from games.dominoes.events import Event, parse_event
+from games.dominoes.rules import evolve, legal_moves
+from games.dominoes.state import MatchState
 from server.protocol import EventMessage
 
 

@@ -18,10 +18,10 @@ import pytest
 from clients.cli import main
 from clients.python import DominoClient, ServerError
 from clients.python.bot_runner import BotRunner, RunnerResult
-from domino.audience import view
-from domino.events import Event, Passed, TilePlayed, parse_event
-from domino.tiles import Seat
-from domino.validate import check_log
+from games.dominoes.audience import view
+from games.dominoes.events import Event, Passed, TilePlayed, parse_event
+from games.dominoes.tiles import Seat
+from games.dominoes.validate import check_log
 from server.app import DominoServer
 from server.protocol import Ack
 from storage import EventStore

@@ -10,9 +10,9 @@ import pytest
 
 from clients.cli import main
 from clients.store_option import open_store
-from domino.fairness import deal, seed_commitment
-from domino.tiles import SEATS, parse_tile
-from domino.variants import get_variant
+from games.dominoes.fairness import deal, seed_commitment
+from games.dominoes.tiles import SEATS, parse_tile
+from games.dominoes.variants import get_variant
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -10,10 +10,10 @@ from sqlalchemy import text
 
 from clients.cli import main
 from clients.store_option import open_store
-from domino.jsonl import parse_lines
-from domino.line import fits
-from domino.rules import fold
-from domino.tiles import parse_tile
+from games.dominoes.jsonl import parse_lines
+from games.dominoes.line import fits
+from games.dominoes.rules import fold
+from games.dominoes.tiles import parse_tile
 
 
 def ends(state) -> tuple[int, int]:

@@ -17,9 +17,9 @@ import aiomqtt
 import pytest
 
 from clients.python import DominoClient, SeatView
-from domino.audience import view
-from domino.events import Event, Passed, TilePlayed, parse_event
-from domino.validate import check_log
+from games.dominoes.audience import view
+from games.dominoes.events import Event, Passed, TilePlayed, parse_event
+from games.dominoes.validate import check_log
 from server.protocol import BeliefMessage, EventMessage
 from server.topics import Topics, parse_mqtt_url
 from storage import EventStore

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from domino.events import HandDealt, HandStarted, MatchStarted, Passed, TilePlayed
-from domino.tiles import full_set
+from games.dominoes.events import HandDealt, HandStarted, MatchStarted, Passed, TilePlayed
+from games.dominoes.tiles import full_set
 from inference.classes import Position
 
 SEED = "0" * 64

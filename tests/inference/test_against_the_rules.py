@@ -1,6 +1,6 @@
 """The belief against the rules themselves, by brute force, in a small variant with a pool.
 
-Every assignment of the observer's unseen tiles is replayed through domino.rules: it counts
+Every assignment of the observer's unseen tiles is replayed through games.dominoes.rules: it counts
 when the rules, given those hands, produce exactly the events the observer saw — the logged
 leader holds the highest double dealt, every play is accepted and ends the hand exactly when
 the log says so, every pass is legal. The exact engine must give the same count and the same
@@ -17,15 +17,15 @@ from fractions import Fraction
 
 import pytest
 
-from domino.audience import view
-from domino.commands import PassTurn, PlayTile
-from domino.errors import RuleViolation
-from domino.events import Event, HandDealt, HandStarted
-from domino.rules import decide, evolve
-from domino.selfplay import random_match_events
-from domino.state import MatchState
-from domino.tiles import SEATS, Tile, parse_tile
-from domino.variants import VARIANTS, Variant
+from games.dominoes.audience import view
+from games.dominoes.commands import PassTurn, PlayTile
+from games.dominoes.errors import RuleViolation
+from games.dominoes.events import Event, HandDealt, HandStarted
+from games.dominoes.rules import decide, evolve
+from games.dominoes.selfplay import random_match_events
+from games.dominoes.state import MatchState
+from games.dominoes.tiles import SEATS, Tile, parse_tile
+from games.dominoes.variants import VARIANTS, Variant
 from inference.belief import Belief
 from inference.classes import POOL
 from inference.sampler import DealSampler

@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from domino.events import HandEnded, MatchEnded
-from domino.tiles import parse_tile
+from games.dominoes.events import HandEnded, MatchEnded
+from games.dominoes.tiles import parse_tile
 from inference import Belief, InconsistentLog, ObserverError
 from inference.counting import exact_marginals, solve
 from inference.references import enumerate_deals

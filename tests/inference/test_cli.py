@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from clients.cli import main
-from domino.audience import view
-from domino.events import Event, HandDealt, HandEnded, HandStarted, Passed, TilePlayed
-from domino.jsonl import dump_lines
-from domino.rules import evolve, fold, legal_moves
-from domino.selfplay import random_match_events
-from domino.tiles import parse_tile
-from domino.variants import get_variant
-from tests.domino.positions import a_pass_while_able
+from games.dominoes.audience import view
+from games.dominoes.events import Event, HandDealt, HandEnded, HandStarted, Passed, TilePlayed
+from games.dominoes.jsonl import dump_lines
+from games.dominoes.rules import evolve, fold, legal_moves
+from games.dominoes.selfplay import random_match_events
+from games.dominoes.tiles import parse_tile
+from games.dominoes.variants import get_variant
+from tests.games.dominoes.positions import a_pass_while_able
 
 
 @pytest.fixture(scope="module")

@@ -85,7 +85,7 @@ def test_seed_enumeration_agrees_after_propagation(position: Position) -> None:
 
 def test_large_counts_are_exact_python_ints() -> None:
     """Spectator view of double-nine: 55 tiles, 4 seats of 10 and a pool of 15."""
-    from domino.tiles import full_set
+    from games.dominoes.tiles import full_set
 
     tiles = full_set(9)
     position = Position(("S", "W", "N", "E", "pool"), dict.fromkeys(tiles, 31), (10,) * 4 + (15,))

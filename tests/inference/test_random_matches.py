@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from domino.audience import view
-from domino.selfplay import random_match_events
-from domino.tiles import SEATS, parse_tile
+from games.dominoes.audience import view
+from games.dominoes.selfplay import random_match_events
+from games.dominoes.tiles import SEATS, parse_tile
 from inference import Belief
 from inference.classes import POOL
 from inference.facts import Fact

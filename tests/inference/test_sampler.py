@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from domino.tiles import full_set
+from games.dominoes.tiles import full_set
 from inference import counting
 from inference.classes import Position
 from inference.counting import marginals, solve, solve_key

@@ -12,9 +12,9 @@ import pytest
 
 from clients.match_archive import save_match
 from clients.python import DominoClient, SeatView, ServerError
-from domino.audience import view as redact
-from domino.events import event_to_dict
-from domino.selfplay import random_match_events
+from games.dominoes.audience import view as redact
+from games.dominoes.events import event_to_dict
+from games.dominoes.selfplay import random_match_events
 from server.app import DominoServer
 from server.bots import BOTS
 from server.protocol import AdviceMessage, BeliefMessage, EventMessage

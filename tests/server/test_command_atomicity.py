@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from domino.commands import PlayTile
-from domino.rules import legal_moves
+from games.dominoes.commands import PlayTile
+from games.dominoes.rules import legal_moves
 from server.app import DominoServer
 from server.protocol import ProtocolError
 from server.table import Table, commands_stream

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from clients.python import DominoClient, SeatView, ServerError
-from domino.audience import view
-from domino.events import Event, parse_event
+from games.dominoes.audience import view
+from games.dominoes.events import Event, parse_event
 from server.app import DominoServer
 from server.archived_table import ArchivedTable
 from server.fanout import event_frame

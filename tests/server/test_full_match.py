@@ -6,8 +6,8 @@ import asyncio
 import random
 
 from clients.python import DominoClient, SeatView, play_until_finished
-from domino.events import parse_event
-from domino.validate import check_log
+from games.dominoes.events import parse_event
+from games.dominoes.validate import check_log
 from server.app import DominoServer
 from server.protocol import BeliefMessage, EventMessage, ServerMessage
 from storage import EventStore

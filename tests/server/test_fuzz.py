@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import connect
 
-from domino.events import parse_event
-from domino.validate import check_log
+from games.dominoes.events import parse_event
+from games.dominoes.validate import check_log
 from server.app import DominoServer
 from server.protocol import ErrorMessage, parse_server
 from storage import EventStore

@@ -1,6 +1,6 @@
 """Leak audit: over many random matches, no seat or spectator is told anything it may not know.
 
-Independent of the server's own redaction (domino.audience.view): from the referee's log in
+Independent of the server's own redaction (games.dominoes.audience.view): from the referee's log in
 the store the test works out, for each audience at each seq, which tiles are hidden from it
 (in a hand: every tile of the set not yet played and not in its own hand, so other seats'
 tiles and partnership-9's face-down pool; nothing between hands, as hand_ended shows them
@@ -29,9 +29,9 @@ from websockets.asyncio.client import ClientConnection
 
 from clients.python import DominoClient, SeatView, ServerError
 from clients.python.player import STALE_VIEW_CODES
-from domino.events import Event, TilePlayed, parse_event
-from domino.tiles import parse_tile
-from domino.variants import get_variant
+from games.dominoes.events import Event, TilePlayed, parse_event
+from games.dominoes.tiles import parse_tile
+from games.dominoes.variants import get_variant
 from inference import Belief
 from server.app import DominoServer
 from server.inference_worker import belief_frame

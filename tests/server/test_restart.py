@@ -12,8 +12,8 @@ import subprocess
 from pathlib import Path
 
 from clients.python import DominoClient, SeatView
-from domino.events import Passed, TilePlayed, parse_event
-from domino.validate import check_log
+from games.dominoes.events import Passed, TilePlayed, parse_event
+from games.dominoes.validate import check_log
 from storage import EventStore
 from tests.players import Player, play, retry_inflight
 from tests.processes import free_port, kill, stop

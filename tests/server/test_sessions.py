@@ -8,7 +8,7 @@ import random
 import pytest
 
 from clients.python import DominoClient, SeatView, play_until_finished
-from domino.events import Passed, TilePlayed
+from games.dominoes.events import Passed, TilePlayed
 from server.app import DominoServer
 from server.protocol import BeliefMessage, EventMessage
 from server.table import TableOptions

@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from clients.python import DominoClient, SeatView
-from domino.audience import view
-from domino.events import Passed, TilePlayed, parse_event
-from domino.validate import check_log
+from games.dominoes.audience import view
+from games.dominoes.events import Passed, TilePlayed, parse_event
+from games.dominoes.validate import check_log
 from server.protocol import EventMessage
 from storage import EventStore
 from tests.players import Player, move_now

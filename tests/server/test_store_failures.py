@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from domino.events import parse_event
-from domino.validate import check_log
+from games.dominoes.events import parse_event
+from games.dominoes.validate import check_log
 from server.app import DominoServer
 from storage import EventStore
 

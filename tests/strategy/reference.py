@@ -1,4 +1,4 @@
-"""Plain full-width minimax through domino.rules (no pruning, no table): the solver's referee.
+"""Plain full-width minimax through games.dominoes.rules (no pruning, no table): the referee.
 
 Independent of strategy/: it plays the real commands through decide/evolve and reads the
 value off the hand_ended event, so it checks the solver's rules as well as its search.
@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import random
 
-from domino.commands import PassTurn, PlayTile
-from domino.events import HandEnded
-from domino.rules import decide, evolve, legal_moves
-from domino.state import MatchState
-from domino.tiles import SEATS, full_set, team_of
-from tests.domino.positions import position
+from games.dominoes.commands import PassTurn, PlayTile
+from games.dominoes.events import HandEnded
+from games.dominoes.rules import decide, evolve, legal_moves
+from games.dominoes.state import MatchState
+from games.dominoes.tiles import SEATS, full_set, team_of
+from tests.games.dominoes.positions import position
 
 
 def minimax(state: MatchState) -> int:

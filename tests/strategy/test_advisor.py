@@ -6,12 +6,12 @@ import json
 import random
 from collections.abc import Callable
 
-from domino.commands import Move
-from domino.events import Event
-from domino.rules import evolve, legal_moves
-from domino.selfplay import heaviest_policy, random_match_events
-from domino.state import MatchState
-from domino.tiles import Seat
+from games.dominoes.commands import Move
+from games.dominoes.events import Event
+from games.dominoes.rules import evolve, legal_moves
+from games.dominoes.selfplay import heaviest_policy, random_match_events
+from games.dominoes.state import MatchState
+from games.dominoes.tiles import Seat
 from strategy.advisor import LABEL, advise
 
 

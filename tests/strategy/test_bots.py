@@ -8,11 +8,11 @@ import time
 
 import pytest
 
-from domino.commands import PassTurn, PlayTile
-from domino.events import HandDealt, HandStarted, Passed, TilePlayed
-from domino.rules import decide, evolve, fold, legal_moves
-from domino.selfplay import heaviest_policy, random_match_events
-from domino.tiles import SEATS, parse_tile
+from games.dominoes.commands import PassTurn, PlayTile
+from games.dominoes.events import HandDealt, HandStarted, Passed, TilePlayed
+from games.dominoes.rules import decide, evolve, fold, legal_moves
+from games.dominoes.selfplay import heaviest_policy, random_match_events
+from games.dominoes.tiles import SEATS, parse_tile
 from strategy.bots import BOTS, TABLE_BOTS, NoMoveError, UnknownBotError, make_bot
 from strategy.play import play_match
 from strategy.sampling import sample_values, sampler

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import random
 
-from domino.commands import PassTurn, PlayTile
-from domino.events import Event, HandDealt, HandStarted, MatchStarted
-from domino.rules import decide, evolve
-from domino.state import MatchState
-from domino.tiles import SEATS, parse_tile
+from games.dominoes.commands import PassTurn, PlayTile
+from games.dominoes.events import Event, HandDealt, HandStarted, MatchStarted
+from games.dominoes.rules import decide, evolve
+from games.dominoes.state import MatchState
+from games.dominoes.tiles import SEATS, parse_tile
 from strategy.greedy import greedy_choice, score_moves
 from strategy.tournament import MatchSpec, run_match
 from strategy.view import SeatView
@@ -27,7 +27,7 @@ from strategy.view import SeatView
 
 def position(hands: dict[str, str], script: str) -> SeatView:
     """The view of the seat to move after `script` ("6-6, pass, 0-6 right") in a first hand
-    dealt as `hands` (seat -> seven tiles), each step refereed by domino.rules.decide."""
+    dealt as `hands` (seat -> seven tiles), each step refereed by games.dominoes.rules.decide."""
     dealt = {s: hands[s].split() for s in SEATS}
     tiles = [t for s in SEATS for t in dealt[s]]
     assert all(len(dealt[s]) == 7 for s in SEATS) and len(set(tiles)) == 28

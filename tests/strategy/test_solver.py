@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from domino.commands import Move
-from domino.rules import legal_moves
+from games.dominoes.commands import Move
+from games.dominoes.rules import legal_moves
 from strategy.position import from_state
 from strategy.solver import Solver, solve, solve_moves_within
-from tests.domino.positions import position
+from tests.games.dominoes.positions import position
 from tests.strategy.reference import minimax, random_endgame
 
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from domino.rules import evolve, legal_moves
-from domino.tiles import parse_tile
+from games.dominoes.rules import evolve, legal_moves
+from games.dominoes.tiles import parse_tile
 from tests.web.conftest import WebServer, screenshot
 from tests.web.test_browser import (
     app,

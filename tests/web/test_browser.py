@@ -21,8 +21,8 @@ import pytest
 from websockets.sync.client import connect
 
 from clients.match_archive import load_match
-from domino.audience import view
-from domino.jsonl import dump_lines
+from games.dominoes.audience import view
+from games.dominoes.jsonl import dump_lines
 from inference import Belief
 from storage import EventStore
 from tests.web.conftest import ROOT, WebServer, screenshot

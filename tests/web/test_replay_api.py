@@ -13,9 +13,9 @@ from typing import Any, TypeVar
 import pytest
 
 from clients.match_archive import save_match
-from domino.audience import view
-from domino.jsonl import dump_lines
-from domino.selfplay import random_match_events
+from games.dominoes.audience import view
+from games.dominoes.jsonl import dump_lines
+from games.dominoes.selfplay import random_match_events
 from inference import Belief
 from server.replay import (
     MAX_UPLOAD,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from domino.tiles import Tile, full_set
+from games.dominoes.tiles import Tile, full_set
 
 Scoring = Literal["losers", "all"]
 """'losers': the winners score the pips left in the losing team's hands; 'all': in all four."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from domino.commands import Command, DealHand, Move, PassTurn, PlayTile, StartMatch
-from domino.errors import BadEvent, IllegalMove, NotYourTurn, WrongPhase
-from domino.events import (
+from games.dominoes.commands import Command, DealHand, Move, PassTurn, PlayTile, StartMatch
+from games.dominoes.errors import BadEvent, IllegalMove, NotYourTurn, WrongPhase
+from games.dominoes.events import (
     Event,
     HandDealt,
     HandEnded,
@@ -21,11 +21,11 @@ from domino.events import (
     Passed,
     TilePlayed,
 )
-from domino.fairness import deal, seed_commitment
-from domino.line import can_play, fits, place
-from domino.state import HandState, MatchState, PassRecord
-from domino.tiles import SEATS, Seat, Team, Tile, next_seat, other_team, parse_tile, team_of
-from domino.variants import get_variant
+from games.dominoes.fairness import deal, seed_commitment
+from games.dominoes.line import can_play, fits, place
+from games.dominoes.state import HandState, MatchState, PassRecord
+from games.dominoes.tiles import SEATS, Seat, Team, Tile, next_seat, other_team, parse_tile, team_of
+from games.dominoes.variants import get_variant
 
 # ---------------------------------------------------------------------------------------------
 # Queries

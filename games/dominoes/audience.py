@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from domino.events import Event, HandDealt, HandStarted
-from domino.tiles import SEATS, Seat
+from games.dominoes.events import Event, HandDealt, HandStarted
+from games.dominoes.tiles import SEATS, Seat
 
 Audience = Seat | Literal["spectator", "referee"]
 AUDIENCES: tuple[str, ...] = (*SEATS, "spectator", "referee")

@@ -8,12 +8,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from domino.commands import Command, DealHand, Move, PassTurn, PlayTile, StartMatch
-from domino.events import Event
-from domino.rules import decide, evolve, legal_moves
-from domino.state import MatchState
-from domino.tiles import SEATS, Seat
-from domino.variants import DEFAULT_VARIANT, Scoring
+from games.dominoes.commands import Command, DealHand, Move, PassTurn, PlayTile, StartMatch
+from games.dominoes.events import Event
+from games.dominoes.rules import decide, evolve, legal_moves
+from games.dominoes.state import MatchState
+from games.dominoes.tiles import SEATS, Seat
+from games.dominoes.variants import DEFAULT_VARIANT, Scoring
 
 Policy = Callable[[MatchState, Seat, list[Move], random.Random], Move]
 

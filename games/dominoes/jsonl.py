@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from domino.events import Event, event_to_dict, parse_event
+from games.dominoes.events import Event, event_to_dict, parse_event
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from domino.tiles import End, Seat, Tile
-from domino.variants import DEFAULT_VARIANT, Scoring
+from games.dominoes.tiles import End, Seat, Tile
+from games.dominoes.variants import DEFAULT_VARIANT, Scoring
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from domino.commands import Command, DealHand, PassTurn, PlayTile, StartMatch
-from domino.errors import BadEvent, RuleViolation
-from domino.events import (
+from games.dominoes.commands import Command, DealHand, PassTurn, PlayTile, StartMatch
+from games.dominoes.errors import BadEvent, RuleViolation
+from games.dominoes.events import (
     Event,
     HandDealt,
     HandEnded,
@@ -27,11 +27,11 @@ from domino.events import (
     TilePlayed,
     event_to_dict,
 )
-from domino.fairness import deal, seed_commitment
-from domino.rules import decide, evolve
-from domino.state import MatchState
-from domino.tiles import SEATS, Seat, Tile, parse_tile
-from domino.variants import UnknownVariantError, Variant, get_variant
+from games.dominoes.fairness import deal, seed_commitment
+from games.dominoes.rules import decide, evolve
+from games.dominoes.state import MatchState
+from games.dominoes.tiles import SEATS, Seat, Tile, parse_tile
+from games.dominoes.variants import UnknownVariantError, Variant, get_variant
 
 
 @dataclass(frozen=True)

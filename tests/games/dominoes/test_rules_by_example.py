@@ -6,14 +6,14 @@ import hashlib
 
 import pytest
 
-from domino.commands import DealHand, PassTurn, PlayTile, StartMatch
-from domino.errors import IllegalMove, NotYourTurn, WrongPhase
-from domino.events import HandEnded, HandStarted, MatchEnded, TilePlayed
-from domino.fairness import deal, seed_commitment
-from domino.rules import decide, evolve, fold, legal_moves
-from domino.tiles import SEATS, parse_tile
-from domino.variants import get_variant
-from tests.domino.positions import position
+from games.dominoes.commands import DealHand, PassTurn, PlayTile, StartMatch
+from games.dominoes.errors import IllegalMove, NotYourTurn, WrongPhase
+from games.dominoes.events import HandEnded, HandStarted, MatchEnded, TilePlayed
+from games.dominoes.fairness import deal, seed_commitment
+from games.dominoes.rules import decide, evolve, fold, legal_moves
+from games.dominoes.tiles import SEATS, parse_tile
+from games.dominoes.variants import get_variant
+from tests.games.dominoes.positions import position
 
 T = parse_tile
 SEED = "ab" * 32

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from domino.tiles import End, Tile
+from games.dominoes.tiles import End, Tile
 
 
 def fits(tile: Tile, left: int | None, right: int | None) -> list[End | None]:

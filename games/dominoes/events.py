@@ -10,8 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
-from domino.tiles import End, Seat, Team, Tile, parse_tile
-from domino.variants import Scoring
+from games.dominoes.tiles import End, Seat, Team, Tile, parse_tile
+from games.dominoes.variants import Scoring
 
 TileName = Annotated[str, Field(pattern=r"^\d{1,2}-\d{1,2}$")]
 Seed = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]

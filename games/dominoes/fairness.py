@@ -17,8 +17,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 
-from domino.tiles import SEATS, Seat, Tile
-from domino.variants import Variant
+from games.dominoes.tiles import SEATS, Seat, Tile
+from games.dominoes.variants import Variant
 
 SEED_BYTES = 32
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from domino.tiles import Seat, Team, Tile
-from domino.variants import Scoring, Variant
+from games.dominoes.tiles import Seat, Team, Tile
+from games.dominoes.variants import Scoring, Variant
 
 Phase = Literal["dealing", "playing", "between_hands", "finished"]
 

@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from domino.audience import AUDIENCES, view
-from domino.events import Event, HandDealt, HandEnded, HandStarted
-from domino.rules import fold
-from domino.selfplay import random_match_events
-from domino.tiles import SEATS
-from domino.validate import LogProblem, check_log, check_public_log
-from tests.domino.positions import a_pass_while_able
+from games.dominoes.audience import AUDIENCES, view
+from games.dominoes.events import Event, HandDealt, HandEnded, HandStarted
+from games.dominoes.rules import fold
+from games.dominoes.selfplay import random_match_events
+from games.dominoes.tiles import SEATS
+from games.dominoes.validate import LogProblem, check_log, check_public_log
+from tests.games.dominoes.positions import a_pass_while_able
 
 
 @pytest.fixture(scope="module", params=["partnership-6", "partnership-9"])

@@ -8,18 +8,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domino.audience import view
-from domino.commands import PassTurn, PlayTile
-from domino.errors import RuleViolation
-from domino.events import HandDealt, HandEnded, HandStarted, MatchEnded, Passed, TilePlayed
-from domino.fairness import deal
-from domino.jsonl import dump_lines, parse_lines
-from domino.line import can_play
-from domino.rules import decide, evolve, fold, legal_moves
-from domino.selfplay import heaviest_policy, random_match_events, random_policy
-from domino.tiles import SEATS, next_seat, parse_tile
-from domino.validate import check_log
-from domino.variants import get_variant
+from games.dominoes.audience import view
+from games.dominoes.commands import PassTurn, PlayTile
+from games.dominoes.errors import RuleViolation
+from games.dominoes.events import HandDealt, HandEnded, HandStarted, MatchEnded, Passed, TilePlayed
+from games.dominoes.fairness import deal
+from games.dominoes.jsonl import dump_lines, parse_lines
+from games.dominoes.line import can_play
+from games.dominoes.rules import decide, evolve, fold, legal_moves
+from games.dominoes.selfplay import heaviest_policy, random_match_events, random_policy
+from games.dominoes.tiles import SEATS, next_seat, parse_tile
+from games.dominoes.validate import check_log
+from games.dominoes.variants import get_variant
 
 VARIANTS = ["partnership-6", "partnership-9"]
 seeds = st.integers(min_value=0, max_value=2**32)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from domino.events import Event, Passed, TilePlayed
-from domino.rules import evolve, legal_moves
-from domino.state import HandState, MatchState
-from domino.tiles import SEATS, Seat, parse_tile
-from domino.variants import get_variant
+from games.dominoes.events import Event, Passed, TilePlayed
+from games.dominoes.rules import evolve, legal_moves
+from games.dominoes.state import HandState, MatchState
+from games.dominoes.tiles import SEATS, Seat, parse_tile
+from games.dominoes.variants import get_variant
 
 
 def position(
