@@ -21,6 +21,8 @@ from inference.classes import POOL, Position
 from inference.errors import InconsistentLog, Infeasible
 from inference.parts import CanFollow, Condition, Count, LeadsHighest
 from inference.propagation import propagate
+from inference.sampler import DealSampler
+from inference.snapshot import BeliefSnapshot, Observation, build_snapshot
 
 Observer = Literal["S", "W", "N", "E", "spectator"]
 Status = Literal["idle", "waiting", "live", "ended"]
@@ -364,9 +366,7 @@ class Belief:
 
     def sample(self, rng: random.Random) -> dict[str, list[Tile]]:
         """An exact uniform draw of the unseen tiles: unknown holder -> tiles."""
-        from inference.sampler import DealSampler
-
-        return DealSampler.of(self)(rng)
+        return DealSampler.over(self.position(), self.condition)(rng)
 
     def full_deal(self, rng: random.Random) -> dict[str, list[Tile]]:
         """Every seat's remaining tiles (and the pool): ours as known, the rest sampled."""
@@ -375,8 +375,15 @@ class Belief:
             deal[self.observer] = sorted(self.own - set(self.played))
         return deal
 
-    def snapshot(self, method: str = "exact", **options: object):  # -> BeliefSnapshot
-        """The JSON-able result of this position by `method` (see inference.snapshot)."""
-        from inference.snapshot import build_snapshot
+    def observation(self) -> Observation:
+        """What this belief knows now, as the plain data inference.snapshot computes from."""
+        return Observation(
+            self.seq, self.observer, self.hand, self.status, self.position(),
+            self.remaining_counts(), self.tight_sets, self.condition, self.condition_count(),
+        )
 
-        return build_snapshot(self, method, **options)
+    def snapshot(self, method: str = "exact", *, samples: int = 10_000,
+                 rng: random.Random | None = None, budget: int = 2_000_000) -> BeliefSnapshot:
+        """The JSON-able result of this position by `method` (see inference.snapshot)."""
+        return build_snapshot(self.observation(), method, samples=samples, rng=rng,
+                              budget=budget)

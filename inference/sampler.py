@@ -10,15 +10,13 @@ split stands for exactly Π_c w_c labelled deals, so every deal has probability 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from games.dominoes.tiles import Tile
 from inference.classes import Position
 from inference.counting import Solution, Tail, decode, encode, solve, splits
 from inference.errors import Infeasible
-
-if TYPE_CHECKING:
-    from inference.belief import Belief
+from inference.parts import Condition
 
 
 def sample_deal(
@@ -66,6 +64,15 @@ def sample_deal(
     return deal
 
 
+class Posterior(Protocol):
+    """What the sampler reads from a belief: plain data, so it need not know Belief."""
+
+    @property
+    def condition(self) -> Condition | None: ...
+
+    def position(self) -> Position: ...
+
+
 def _solution(position: Position) -> Solution | None:
     try:
         return solve(position, tables=True)
@@ -88,13 +95,17 @@ class DealSampler:
         self.total = sum(self.totals)
 
     @classmethod
-    def of(cls, belief: Belief) -> DealSampler:
-        position = belief.position()
-        condition = belief.condition
+    def over(cls, position: Position, condition: Condition | None = None) -> DealSampler:
+        """The sampler of `position`'s deals, restricted to `condition` when one is pending."""
         parts = condition.parts(position) if condition is not None else [position]
         solutions = [_solution(p) for p in parts]
         kept = [(p, s) for p, s in zip(parts, solutions, strict=True) if s is not None]
         return cls([p for p, _ in kept], [s for _, s in kept])
+
+    @classmethod
+    def of(cls, posterior: Posterior) -> DealSampler:
+        """The sampler of a belief (anything with a position and a pending condition)."""
+        return cls.over(posterior.position(), posterior.condition)
 
     def __call__(self, rng: random.Random) -> dict[str, list[Tile]]:
         k = 0

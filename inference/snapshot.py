@@ -5,16 +5,12 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from games.dominoes.tiles import Tile
 from inference.classes import Position
 from inference.counting import entropy, solve
 from inference.facts import Fact, facts
-from inference.parts import Count
-
-if TYPE_CHECKING:
-    from inference.belief import Belief
+from inference.parts import Condition, Count
 
 METHODS = ("exact", "enumerate", "rejection", "rejection-seed", "constrained", "mcmc")
 """exact (default, the DP); the rest are the seed's references (inference.references)."""
@@ -27,6 +23,24 @@ def tile_name(t: Tile) -> str:
     if text is None:
         text = _NAMES[t] = f"{t.low}-{t.high}"
     return text
+
+
+@dataclass(frozen=True)
+class Observation:
+    """An observer's position after event `seq`, as plain data (what a Belief knows now).
+
+    The snapshot is computed from this, not from a Belief, so this module needs no Belief.
+    """
+
+    seq: int
+    observer: str
+    hand: int | None
+    status: str
+    position: Position
+    remaining: dict[str, int]
+    tight_sets: tuple[int, ...] = ()
+    condition: Condition | None = None
+    condition_count: Count | None = None
 
 
 @dataclass(frozen=True)
@@ -128,26 +142,25 @@ def _named(estimate: dict[str, dict[Tile, float]]) -> tuple[dict, dict[str, floa
 
 
 def build_snapshot(
-    belief: Belief,
+    seen: Observation,
     method: str = "exact",
     *,
     samples: int = 10_000,
     rng: random.Random | None = None,
     budget: int = 2_000_000,
 ) -> BeliefSnapshot:
-    """Run `method` on the belief's position; facts always come from propagation."""
+    """Run `method` on the observed position; facts always come from propagation."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (one of {', '.join(METHODS)})")
-    position = belief.position()
-    remaining = belief.remaining_counts()
-    if belief.status != "live":
-        deals = 1 if belief.status == "ended" else None
+    position, remaining = seen.position, seen.remaining
+    if seen.status != "live":
+        deals = 1 if seen.status == "ended" else None
         return BeliefSnapshot(
-            belief.seq, belief.observer, belief.hand, belief.status, method, deals,
+            seen.seq, seen.observer, seen.hand, seen.status, method, deals,
             0.0 if deals else None, {}, {}, [], remaining,
         )
-    items = facts(position, belief.tight_sets)
-    condition, counted = belief.condition, belief.condition_count()
+    items = facts(position, seen.tight_sets)
+    condition, counted = seen.condition, seen.condition_count
     if condition is not None:
         items.append(condition.fact(position))
     count: int | None
@@ -172,7 +185,7 @@ def build_snapshot(
         count, n_samples = result.consistent_deals, result.samples
         marg, ent = _named(result.marginals)
     return BeliefSnapshot(
-        belief.seq, belief.observer, belief.hand, belief.status, method, count,
+        seen.seq, seen.observer, seen.hand, seen.status, method, count,
         math.log2(count) if count else None, marg, ent, [f.text for f in items],
         remaining, n_samples, items,
     )
