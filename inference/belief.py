@@ -368,13 +368,6 @@ class Belief:
         """An exact uniform draw of the unseen tiles: unknown holder -> tiles."""
         return DealSampler.over(self.position(), self.condition)(rng)
 
-    def full_deal(self, rng: random.Random) -> dict[str, list[Tile]]:
-        """Every seat's remaining tiles (and the pool): ours as known, the rest sampled."""
-        deal = self.sample(rng)
-        if self.observer in SEATS:
-            deal[self.observer] = sorted(self.own - set(self.played))
-        return deal
-
     def observation(self) -> Observation:
         """What this belief knows now, as the plain data inference.snapshot computes from."""
         return Observation(
