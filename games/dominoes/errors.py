@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-
-class RuleViolation(Exception):
-    """A command the rules refuse. `code` is stable (protocol 'illegal_move' etc. map from it)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+from games.interface import RuleViolation
 
 
 class NotYourTurn(RuleViolation):

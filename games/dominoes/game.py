@@ -1,0 +1,171 @@
+"""Dominoes behind the game interface: the adapter the generic layers call.
+
+Everything here delegates to the pure modules beside it; this file only translates between
+the interface's vocabulary (seats, wire payloads, referee steps) and the dominoes rules.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from games.dominoes.audience import view
+from games.dominoes.commands import Command, DealHand, Move, PassTurn, PlayTile, StartMatch
+from games.dominoes.errors import IllegalMove
+from games.dominoes.events import Event, event_to_dict, parse_event
+from games.dominoes.rules import decide, evolve, legal_moves
+from games.dominoes.selfplay import heaviest_policy, random_policy
+from games.dominoes.state import MatchState
+from games.dominoes.tiles import SEATS, TileError, parse_tile
+from games.dominoes.tiles import Seat as DominoSeat
+from games.dominoes.validate import LogProblem as DominoesLogProblem
+from games.dominoes.validate import check_log
+from games.dominoes.variants import VARIANTS, Variant
+from games.interface import JSON, Audience, BeliefModel, Bot, LogProblem, Seat, VariantInfo
+from inference.belief import Belief
+
+_TITLES = {
+    "partnership-6": "Partnership dominoes, double-six",
+    "partnership-9": "Partnership dominoes, double-nine",
+    "block-2": "Dominoes for two, block (no drawing)",
+    "draw-2": "Dominoes for two, draw from the boneyard",
+}
+
+
+def _seats(variant: Variant) -> tuple[Seat, ...]:
+    return tuple(getattr(variant, "seats", SEATS))
+
+
+def _seat(seat: Seat) -> DominoSeat:
+    """A seat name from outside, checked (a typed error, never a bad state)."""
+    if seat not in SEATS:
+        raise IllegalMove(f"no seat {seat!r} at dominoes (seats: {', '.join(SEATS)})")
+    return cast(DominoSeat, seat)
+
+
+def _move_command(seat: Seat, move: Move) -> Command:
+    return PlayTile(_seat(seat), move.tile, move.end)
+
+
+class _PolicyBot:
+    """A bot from one of the pure self-play policies: it needs only the folded state."""
+
+    def __init__(self, policy: Any) -> None:
+        self._policy = policy
+
+    def choose(self, view: Sequence[Any], seat: Seat, rng: random.Random) -> Command:
+        state: MatchState | None = None
+        for event in view:
+            state = evolve(state, event)
+        if state is None:
+            raise IllegalMove("no match to play in")
+        moves = legal_moves(state, _seat(seat))
+        if not moves:
+            return PassTurn(_seat(seat))
+        return _move_command(seat, self._policy(state, seat, moves, rng))
+
+
+class Dominoes:
+    """The dominoes family: partnership (4 seats) and the two-player games."""
+
+    name = "dominoes"
+    renderer = "dominoes"
+
+    def variants(self) -> Mapping[str, VariantInfo]:
+        return {
+            name: VariantInfo(name=name, game=self.name, seats=_seats(v),
+                              title=_TITLES.get(name, name),
+                              options={"target": 100, "scoring": "losers"})
+            for name, v in VARIANTS.items()
+        }
+
+    # --- the log
+    def parse_event(self, data: JSON | str | bytes) -> Event:
+        return parse_event(data)
+
+    def event_to_dict(self, event: Any) -> JSON:
+        return event_to_dict(event)
+
+    def view(self, event: Any, audience: Audience) -> Event:
+        return view(event, cast(Any, audience))
+
+    # --- the rules
+    def start(self, match_id: str, variant: str, players: Mapping[Seat, str],
+              options: Mapping[str, Any]) -> StartMatch:
+        return StartMatch(match_id=match_id, players={_seat(s): p for s, p in players.items()},
+                          variant=variant, target=int(options.get("target", 100)),
+                          scoring=options.get("scoring", "losers"))
+
+    def decide(self, state: Any | None, command: Any) -> list[Any]:
+        return list(decide(state, command))
+
+    def evolve(self, state: Any | None, event: Any) -> MatchState:
+        return evolve(state, event)
+
+    def referee_step(self, state: MatchState, secret: str) -> Command | None:
+        return DealHand(seed=secret) if state.phase == "between_hands" else None
+
+    def to_act(self, state: MatchState) -> tuple[Seat, ...]:
+        seat = state.to_move
+        return () if seat is None else (seat,)
+
+    def is_over(self, state: MatchState) -> bool:
+        return state.phase == "finished"
+
+    def legal_moves(self, state: MatchState, seat: Seat) -> list[Command]:
+        if seat not in self.to_act(state):
+            return []
+        moves = legal_moves(state, _seat(seat))
+        return [_move_command(seat, m) for m in moves] or [PassTurn(_seat(seat))]
+
+    def command_from_wire(self, seat: Seat, payload: JSON) -> Command:
+        kind = payload.get("kind", "play" if "tile" in payload else "pass")
+        if kind == "pass":
+            return PassTurn(_seat(seat))
+        if kind != "play":
+            raise IllegalMove(f"unknown move kind {kind!r} (expected 'play' or 'pass')")
+        try:
+            tile = parse_tile(str(payload.get("tile")))
+        except TileError as error:
+            raise IllegalMove(str(error)) from None
+        end = payload.get("end")
+        if end not in (None, "left", "right"):
+            raise IllegalMove(f"end must be 'left' or 'right', not {end!r}")
+        return PlayTile(_seat(seat), tile, end)
+
+    def command_to_wire(self, command: Any) -> JSON:
+        if isinstance(command, PassTurn):
+            return {"kind": "pass"}
+        if isinstance(command, PlayTile):
+            return {"kind": "play", "tile": str(command.tile), "end": command.end}
+        raise TypeError(f"not a player's command: {command!r}")
+
+    # --- knowledge
+    def belief(self, observer: Audience, variant: str) -> BeliefModel:
+        return _DominoesBelief(Belief(observer, variant))
+
+    def check_log(self, events: Sequence[Any]) -> None:
+        try:
+            check_log(events)
+        except DominoesLogProblem as problem:
+            raise LogProblem(problem.seq, problem.reason) from problem
+
+    def bots(self) -> Mapping[str, Bot]:
+        return {"random": _PolicyBot(random_policy), "heaviest": _PolicyBot(heaviest_policy)}
+
+
+class _DominoesBelief:
+    """The exact dominoes belief with the interface's JSON snapshot."""
+
+    def __init__(self, belief: Belief) -> None:
+        self.belief = belief
+
+    def apply(self, event: Any) -> None:
+        self.belief.apply(event)
+
+    def snapshot_dict(self) -> JSON:
+        return self.belief.snapshot().to_json_dict()
+
+
+DOMINOES = Dominoes()

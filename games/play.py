@@ -1,0 +1,68 @@
+"""Play one whole match of any registered game between bots: pure, the randomness passed in.
+
+The loop every generic tool shares (self-play, tournaments, the toy-game test): ask the
+referee for its step (a deal, with fresh secret randomness), else ask the seat to act for a
+command, decide it, stamp each event's seq and evolve. Each bot sees only its own view.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from games.interface import Bot, Game, Seat
+
+MAX_EVENTS = 100_000
+"""A match longer than this is a broken game or bot, not a long match."""
+
+
+class RunawayMatch(RuntimeError):
+    """A match that never ends (a game or bot bug), stopped rather than run forever."""
+
+
+def secret_from(rng: random.Random) -> str:
+    """64 hex digits of referee randomness from a seeded source (production uses `secrets`)."""
+    return f"{rng.getrandbits(256):064x}"
+
+
+def play_match(
+    game: Game,
+    variant: str,
+    bots: Mapping[Seat, Bot],
+    rng: random.Random,
+    options: Mapping[str, Any] | None = None,
+    match_id: str | None = None,
+) -> list[Any]:
+    """Every event of one complete match, seq filled in (1, 2, ...)."""
+    seats = game.variants()[variant].seats
+    players = {seat: f"bot-{seat}" for seat in seats}
+    start = game.start(match_id or f"m-{rng.getrandbits(64):016x}", variant, players,
+                       options or {})
+    events: list[Any] = []
+    views: dict[Seat, list[Any]] = {seat: [] for seat in seats}
+    state: Any = None
+
+    def apply(command: Any) -> None:
+        nonlocal state
+        for event in game.decide(state, command):
+            stamped = event.model_copy(update={"seq": len(events) + 1})
+            events.append(stamped)
+            state = game.evolve(state, stamped)
+            for seat in seats:
+                views[seat].append(game.view(stamped, seat))
+
+    apply(start)
+    while not game.is_over(state):
+        if len(events) > MAX_EVENTS:
+            raise RunawayMatch(f"{game.name} {variant}: over {MAX_EVENTS} events")
+        step = game.referee_step(state, secret_from(rng))
+        if step is not None:
+            apply(step)
+            continue
+        acting = game.to_act(state)
+        if not acting:
+            raise RunawayMatch(f"{game.name} {variant}: nobody to act and the match not over")
+        seat = acting[0]
+        apply(bots[seat].choose(views[seat], seat, rng))
+    return events
