@@ -1,16 +1,26 @@
-"""The counting problem as plain data: unseen tiles, who may hold each, how many each holds.
+"""The counting problem as plain data: unseen items, who may hold each, how many each holds.
 
-A `Position` knows nothing about events; `Belief` builds one, every algorithm reads one.
-Holders are indexed, and an allowed set is a bitmask over those indices, so tiles with the
-same allowed set fall into one class of interchangeable tiles.
+A `Position` knows nothing about events or games; `Belief` builds one for dominoes tiles,
+`inference.batches` for any game, and every algorithm reads one. Items are any hashable,
+orderable values (a dominoes `Tile`, a labelled card copy). Holders are indexed, and an
+allowed set is a bitmask over those indices, so items with the same allowed set fall into
+one class of interchangeable items.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
 
-from games.dominoes.tiles import Tile
+
+class Orderable(Hashable, Protocol):
+    """What the counting needs of an item: hashable, and sortable for a stable class order."""
+
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+Item = TypeVar("Item", bound=Orderable)
 
 POOL = "pool"
 """The holder name of the tiles left face down all hand (partnership-9)."""
@@ -28,22 +38,22 @@ def holders_in(mask: int, holders: tuple[str, ...]) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Position:
-    """Unseen tiles with their allowed-holder masks and each holder's tile count r(h)."""
+class Position(Generic[Item]):
+    """Unseen items with their allowed-holder masks and each holder's item count r(h)."""
 
     holders: tuple[str, ...]
-    allowed: Mapping[Tile, int]
+    allowed: Mapping[Item, int]
     counts: tuple[int, ...]
-    _classes: dict[int, list[Tile]] = field(default_factory=dict, compare=False, repr=False)
+    _classes: dict[int, list[Item]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
-    def tiles(self) -> list[Tile]:
+    def tiles(self) -> list[Item]:
         return sorted(self.allowed)
 
-    def classes(self) -> dict[int, list[Tile]]:
-        """Unseen tiles grouped by allowed mask (tiles sorted inside each class)."""
+    def classes(self) -> dict[int, list[Item]]:
+        """Unseen items grouped by allowed mask (items sorted inside each class)."""
         if not self._classes and self.allowed:
-            groups: dict[int, list[Tile]] = {}
+            groups: dict[int, list[Item]] = {}
             for t in sorted(self.allowed):
                 groups.setdefault(self.allowed[t], []).append(t)
             self._classes.update(groups)

@@ -1,10 +1,11 @@
-"""Exact counting of consistent deals and exact marginals by a DP over tile classes.
+"""Exact counting of consistent deals and exact marginals by a DP over item classes.
 
-Tiles with the same allowed set are interchangeable, so a deal is described (up to
-relabelling) by how many tiles of each class go to each holder: a split per class.
-A class of n tiles split as k_1..k_m stands for n!/(k_1!...k_m!) deals. The programme runs
-over classes; its state is the vector of tiles handed out so far, encoded as one int with
-one 8-bit field per holder. Guard bits (the top bit of each field) let one subtraction and
+Items (tiles, cards: anything hashable and orderable) with the same allowed set are
+interchangeable, so a deal is described (up to relabelling) by how many items of each
+class go to each holder: a split per class. A class of n items split as k_1..k_m stands
+for n!/(k_1!...k_m!) deals. The programme runs over classes; its state is the vector of
+items handed out so far, encoded as one int with one 8-bit field per holder (so a holder
+holds at most 127 unseen items). Guard bits (the top bit of each field) let one subtraction and
 one AND check "every field stays within bounds" without decoding the vector.
 
 forward F_k(g): weighted ways classes < k hand out exactly g;
@@ -19,8 +20,7 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from games.dominoes.tiles import Tile
-from inference.classes import ClassKey, Position, popcount
+from inference.classes import ClassKey, Item, Position, popcount
 from inference.errors import Infeasible
 
 BITS = 8
@@ -446,11 +446,13 @@ def solve(position: Position, tables: bool = False) -> Solution:
     return solution
 
 
-def marginals(position: Position, solution: Solution | None = None) -> dict[str, dict[Tile, float]]:
-    """P(h holds t) for every holder and unseen tile, exact up to the final float division."""
+def marginals(
+    position: Position[Item], solution: Solution | None = None
+) -> dict[str, dict[Item, float]]:
+    """P(h holds t) for every holder and unseen item, exact up to the final float division."""
     solution = solution or solve(position)
     holders = position.holders
-    out: dict[str, dict[Tile, float]] = {h: {} for h in holders}
+    out: dict[str, dict[Item, float]] = {h: {} for h in holders}
     total = solution.total
     for mask, tiles in position.classes().items():
         if mask & (mask - 1) == 0:
@@ -467,15 +469,15 @@ def marginals(position: Position, solution: Solution | None = None) -> dict[str,
     return out
 
 
-def tile_counts(position: Position) -> tuple[int, dict[Tile, list[int]]]:
-    """|Ω| and, for every unseen tile, how many deals give it to each holder (exact ints).
+def tile_counts(position: Position[Item]) -> tuple[int, dict[Item, list[int]]]:
+    """|Ω| and, for every unseen item, how many deals give it to each holder (exact ints).
 
     By symmetry inside a class, Σ_deals K[c][h] = n_c · (deals giving one tile of c to h).
     """
     solution = solve(position)
     total = solution.total
     m = len(position.holders)
-    out: dict[Tile, list[int]] = {}
+    out: dict[Item, list[int]] = {}
     for mask, tiles in position.classes().items():
         if mask & (mask - 1) == 0:
             row = [total if mask >> h & 1 else 0 for h in range(m)]
@@ -487,10 +489,10 @@ def tile_counts(position: Position) -> tuple[int, dict[Tile, list[int]]]:
     return total, out
 
 
-def exact_marginals(position: Position) -> dict[str, dict[Tile, tuple[int, int]]]:
+def exact_marginals(position: Position[Item]) -> dict[str, dict[Item, tuple[int, int]]]:
     """Marginals as exact (numerator, denominator) pairs, for tests."""
     solution = solve(position)
-    out: dict[str, dict[Tile, tuple[int, int]]] = {h: {} for h in position.holders}
+    out: dict[str, dict[Item, tuple[int, int]]] = {h: {} for h in position.holders}
     for mask, tiles in position.classes().items():
         for h, name in enumerate(position.holders):
             if mask & (mask - 1) == 0:
@@ -504,5 +506,5 @@ def exact_marginals(position: Position) -> dict[str, dict[Tile, tuple[int, int]]
 
 
 def entropy(probs: list[float]) -> float:
-    """Shannon entropy in bits of one tile's holder distribution."""
+    """Shannon entropy in bits of one item's holder distribution."""
     return -sum(p * math.log2(p) for p in probs if 0.0 < p < 1.0)

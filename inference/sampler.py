@@ -13,20 +13,20 @@ import random
 from typing import Protocol
 
 from games.dominoes.tiles import Tile
-from inference.classes import Position
+from inference.classes import Item, Position
 from inference.counting import Solution, Tail, decode, encode, solve, splits
 from inference.errors import Infeasible
 from inference.parts import Condition
 
 
 def sample_deal(
-    position: Position, rng: random.Random, solution: Solution | None = None
-) -> dict[str, list[Tile]]:
-    """One deal drawn uniformly from the consistent deals: holder -> its unseen tiles."""
+    position: Position[Item], rng: random.Random, solution: Solution | None = None
+) -> dict[str, list[Item]]:
+    """One deal drawn uniformly from the consistent deals: holder -> its unseen items."""
     solution = solution if solution and solution.backward else solve(position, tables=True)
     holders = position.holders
     m = len(holders)
-    deal: dict[str, list[Tile]] = {h: [] for h in holders}
+    deal: dict[str, list[Item]] = {h: [] for h in holders}
     classes = position.classes()
     for mask, tiles in classes.items():
         if mask & (mask - 1) == 0:
