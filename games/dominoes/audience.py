@@ -7,22 +7,34 @@ from __future__ import annotations
 
 from typing import Literal
 
-from games.dominoes.events import Event, HandDealt, HandStarted
+from games.dominoes.events import Event, HandDealt, HandStarted, TilesDrawn
 from games.dominoes.tiles import SEATS, Seat
+from games.dominoes.variants import Variant
 
 Audience = Seat | Literal["spectator", "referee"]
 AUDIENCES: tuple[str, ...] = (*SEATS, "spectator", "referee")
+"""The partnership game's audiences; `audiences(variant)` for any variant."""
+
+
+def audiences(variant: Variant) -> tuple[str, ...]:
+    """Every audience of a match of `variant`: its seats, the spectators and the referee."""
+    return (*variant.seats, "spectator", "referee")
 
 
 def view(event: Event, audience: Audience) -> Event:
-    """`event` as `audience` may see it: another seat's dealt tiles and the secret seed go.
+    """`event` as `audience` may see it: another seat's dealt or drawn tiles and the secret
+    seed go (a draw's count stays public).
 
     The event is still delivered (redacted) so every audience sees a contiguous seq.
     Hands become public through hand_ended, which carries every remaining tile and the seed.
     """
     if audience == "referee":
         return event
-    if isinstance(event, HandDealt) and event.seat != audience and event.tiles is not None:
+    if (
+        isinstance(event, HandDealt | TilesDrawn)
+        and event.seat != audience
+        and event.tiles is not None
+    ):
         return event.model_copy(update={"tiles": None})
     if isinstance(event, HandStarted) and event.seed is not None:
         return event.model_copy(update={"seed": None})
@@ -31,4 +43,6 @@ def view(event: Event, audience: Audience) -> Event:
 
 def can_see_hand(event: Event, audience: Audience) -> bool:
     """Whether `audience` sees tiles in this event that the public does not."""
-    return isinstance(event, HandDealt) and (audience == "referee" or event.seat == audience)
+    return isinstance(event, HandDealt | TilesDrawn) and (
+        audience == "referee" or event.seat == audience
+    )

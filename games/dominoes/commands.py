@@ -37,7 +37,17 @@ class PassTurn:
     seat: Seat
 
 
-Command = StartMatch | DealHand | PlayTile | PassTurn
+@dataclass(frozen=True)
+class DrawTiles:
+    """Draw from the boneyard (draw-2) until a tile fits or it is empty: one move, one event.
+
+    Only when nothing in hand fits and the boneyard is not empty; the referee draws in the
+    order the hand's seed fixed, so the move needs no choice from the player."""
+
+    seat: Seat
+
+
+Command = StartMatch | DealHand | PlayTile | PassTurn | DrawTiles
 
 
 @dataclass(frozen=True)

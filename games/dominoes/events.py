@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
-from games.dominoes.tiles import End, Seat, Team, Tile, parse_tile
-from games.dominoes.variants import Scoring
+from games.dominoes.tiles import SEATS, End, Seat, Side, Tile, parse_tile
+from games.dominoes.variants import VARIANTS, Scoring
+
+GAME = "dominoes"
+"""What `match_started.game` names; a log written before the field existed reads as this."""
 
 TileName = Annotated[str, Field(pattern=r"^\d{1,2}-\d{1,2}$")]
 Seed = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
@@ -28,19 +31,27 @@ class _Event(BaseModel):
 
 
 class MatchStarted(_Event):
+    """The match's table. `game` names the game (absent in older logs: read as dominoes)."""
+
     type: Literal["match_started"] = "match_started"
+    game: Literal["dominoes"] = GAME
     match_id: str = Field(min_length=1, max_length=64)
     variant: str
     target: int = Field(100, ge=1, le=10_000)
     players: dict[Seat, str]
     scoring: Scoring = "losers"
 
-    @field_validator("players")
-    @classmethod
-    def _four_players(cls, players: dict[Seat, str]) -> dict[Seat, str]:
-        if set(players) != {"S", "W", "N", "E"}:
-            raise ValueError("players must name all four seats S, W, N, E")
-        return players
+    @model_validator(mode="after")
+    def _the_variants_seats(self) -> MatchStarted:
+        """Players name exactly the variant's seats (an unknown variant: all four, as ever;
+        the rules refuse the unknown name itself)."""
+        known = VARIANTS.get(self.variant)
+        seats = known.seats if known is not None else SEATS
+        if set(self.players) != set(seats):
+            if seats == SEATS:
+                raise ValueError("players must name all four seats S, W, N, E")
+            raise ValueError(f"players must name the seats {', '.join(seats)} of {self.variant}")
+        return self
 
 
 class HandStarted(_Event):
@@ -84,6 +95,30 @@ class TilePlayed(_Event):
         return _canonical(name)
 
 
+class TilesDrawn(_Event):
+    """A seat that could not play drew from the boneyard until a tile fitted or it emptied.
+
+    `count` is public; `tiles` (in the order drawn) only for the drawer, None for everyone
+    else. When the last tile drawn fits, the drawer must play it next (nothing else fits)."""
+
+    type: Literal["tiles_drawn"] = "tiles_drawn"
+    hand: int = Field(ge=1)
+    seat: Seat
+    tiles: list[TileName] | None
+    count: int = Field(ge=1)
+
+    @field_validator("tiles")
+    @classmethod
+    def _canonical_tiles(cls, tiles: list[str] | None) -> list[str] | None:
+        return None if tiles is None else [_canonical(t) for t in tiles]
+
+    @model_validator(mode="after")
+    def _count_matches(self) -> TilesDrawn:
+        if self.tiles is not None and len(self.tiles) != self.count:
+            raise ValueError(f"count is {self.count} but {len(self.tiles)} tiles are listed")
+        return self
+
+
 class Passed(_Event):
     type: Literal["passed"] = "passed"
     hand: int = Field(ge=1)
@@ -94,27 +129,35 @@ class HandEnded(_Event):
     type: Literal["hand_ended"] = "hand_ended"
     hand: int = Field(ge=1)
     reason: Literal["domino", "blocked"]
-    winner: Team | None
+    winner: Side | None
     points: int = Field(ge=0)
     remaining: dict[Seat, list[TileName]]
     pool: list[TileName] = Field(default_factory=list)
+    """The tiles nobody held: sleeping all hand, or left in the boneyard undrawn."""
     seed: Seed
-    scores: dict[Team, int]
+    scores: dict[Side, int]
 
 
 class MatchEnded(_Event):
     type: Literal["match_ended"] = "match_ended"
-    scores: dict[Team, int]
-    winner: Team
+    scores: dict[Side, int]
+    winner: Side
 
 
 Event = Annotated[
-    MatchStarted | HandStarted | HandDealt | TilePlayed | Passed | HandEnded | MatchEnded,
+    MatchStarted
+    | HandStarted
+    | HandDealt
+    | TilePlayed
+    | TilesDrawn
+    | Passed
+    | HandEnded
+    | MatchEnded,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 
-PRIVATE_TYPES = frozenset({"hand_dealt"})
+PRIVATE_TYPES = frozenset({"hand_dealt", "tiles_drawn"})
 
 
 def parse_event(data: dict | str | bytes) -> Event:

@@ -9,7 +9,11 @@ Algorithm (documented in docs/events.md, stable forever — old logs must keep v
                  return x mod n            (rejection sampling: exactly uniform)
   shuffle      = Fisher-Yates over the variant's tiles in canonical order:
                  for i = len-1 down to 1: j = draw(i + 1); swap(i, j)
-  deal         = seats S, W, N, E take consecutive slices of hand_size; the rest is the pool.
+  deal         = the variant's seats in turn order (S, W, N, E; two players: S, N) take
+                 consecutive slices of hand_size; the rest is the pool.
+  boneyard     = in a drawing variant the pool, in shuffle order, is the boneyard: the first
+                 tile drawn in a hand is the first after the dealt slices, then the next, ...
+                 (so the seed fixes every draw as well as the deal).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 
-from games.dominoes.tiles import SEATS, Seat, Tile
+from games.dominoes.tiles import Seat, Tile
 from games.dominoes.variants import Variant
 
 SEED_BYTES = 32
@@ -61,8 +65,15 @@ def shuffled(seed_hex: str, tiles: tuple[Tile, ...]) -> list[Tile]:
 
 
 def deal(seed_hex: str, variant: Variant) -> tuple[dict[Seat, tuple[Tile, ...]], tuple[Tile, ...]]:
-    """Each seat's hand and the face-down pool for this seed."""
+    """Each seat's hand and the face-down pool for this seed (both sorted)."""
     order = shuffled(seed_hex, variant.tiles)
     size = variant.hand_size
-    hands = {seat: tuple(sorted(order[k * size : (k + 1) * size])) for k, seat in enumerate(SEATS)}
-    return hands, tuple(sorted(order[4 * size :]))
+    seats = variant.seats
+    hands = {seat: tuple(sorted(order[k * size : (k + 1) * size])) for k, seat in enumerate(seats)}
+    return hands, tuple(sorted(order[len(seats) * size :]))
+
+
+def boneyard(seed_hex: str, variant: Variant) -> tuple[Tile, ...]:
+    """The undealt tiles in the order they are drawn (the pool of `deal`, unsorted)."""
+    order = shuffled(seed_hex, variant.tiles)
+    return tuple(order[len(variant.seats) * variant.hand_size :])

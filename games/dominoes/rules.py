@@ -1,15 +1,24 @@
 """The rules as a decider: decide(state, command) -> events, evolve(state, event) -> state.
 
 Both are pure. The server, replays, bots' simulations and the tests all run this same code.
-Rules: the common Latin-American/Spanish partnership game (docs/events.md has the summary).
+Rules: the common Latin-American/Spanish partnership game (docs/events.md has the summary)
+and the two-player block and draw games (docs/games/dominoes-two.md); the variant says which.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
-from games.dominoes.commands import Command, DealHand, Move, PassTurn, PlayTile, StartMatch
+from games.dominoes.commands import (
+    Command,
+    DealHand,
+    DrawTiles,
+    Move,
+    PassTurn,
+    PlayTile,
+    StartMatch,
+)
 from games.dominoes.errors import BadEvent, IllegalMove, NotYourTurn, WrongPhase
 from games.dominoes.events import (
     Event,
@@ -20,19 +29,21 @@ from games.dominoes.events import (
     MatchStarted,
     Passed,
     TilePlayed,
+    TilesDrawn,
 )
-from games.dominoes.fairness import deal, seed_commitment
+from games.dominoes.fairness import boneyard, deal, seed_commitment
 from games.dominoes.line import can_play, fits, place
-from games.dominoes.state import HandState, MatchState, PassRecord
-from games.dominoes.tiles import SEATS, Seat, Team, Tile, next_seat, other_team, parse_tile, team_of
-from games.dominoes.variants import get_variant
+from games.dominoes.state import DrawRecord, HandState, MatchState, PassRecord
+from games.dominoes.tiles import Seat, Side, Tile, parse_tile
+from games.dominoes.variants import Variant, get_variant
 
 # ---------------------------------------------------------------------------------------------
 # Queries
 
 
 def legal_moves(state: MatchState, seat: Seat) -> list[Move]:
-    """Every (tile, end) `seat` may play now; empty when it must pass or it is not its turn."""
+    """Every (tile, end) `seat` may play now; empty when it must pass or draw, or it is not
+    its turn (`must_draw` tells those two apart)."""
     hand = state.hand
     if state.phase != "playing" or hand is None or hand.turn != seat:
         return []
@@ -47,25 +58,49 @@ def legal_moves(state: MatchState, seat: Seat) -> list[Move]:
     return [Move(t, end) for t in sorted(tiles) for end in fits(t, hand.left, hand.right)]
 
 
+def must_draw(state: MatchState, seat: Seat) -> bool:
+    """`seat` is to move, nothing it holds fits and the boneyard has tiles: it must draw."""
+    hand = state.hand
+    if state.phase != "playing" or hand is None or hand.turn != seat or hand.boneyard == 0:
+        return False
+    tiles = hand.hands.get(seat)
+    return tiles is not None and not can_play(tiles, hand.left, hand.right)
+
+
+def lead_tile(tiles: Iterable[Tile]) -> Tile | None:
+    """The tile that leads a match's first hand: the highest double, or when there is no
+    double the heaviest tile (most pips, then the higher end: 3-6 before 4-5)."""
+    tiles = list(tiles)
+    doubles = [t for t in tiles if t.is_double]
+    if doubles:
+        return max(doubles)
+    return max(tiles, key=lambda t: (t.pips, t.high), default=None)
+
+
+def first_leader(hands: Mapping[Seat, Iterable[Tile]]) -> Seat:
+    """Who leads a match's first hand: the holder of `lead_tile` of every tile dealt."""
+    holder = {t: seat for seat, tiles in hands.items() for t in tiles}
+    best = lead_tile(holder)
+    if best is None:
+        raise ValueError("no tiles were dealt")
+    return holder[best]
+
+
 def _forced_opening(state: MatchState) -> Tile | None:
-    """In a match's first hand the leader must open with the highest double dealt."""
+    """In a match's first hand the leader must open with the tile that made it leader."""
     hand = state.hand
     if hand is None or hand.number != 1:
         return None
     held = hand.hands.get(hand.leader)
-    return _highest_double(held) if held else None
+    return lead_tile(held) if held else None
 
 
-def _highest_double(tiles: Iterable[Tile]) -> Tile | None:
-    doubles = [t for t in tiles if t.is_double]
-    return max(doubles) if doubles else None
-
-
-def team_pips(hand: HandState, team: Team) -> int:
+def side_pips(hand: HandState, variant: Variant, side: Side) -> int:
+    """Pips left in the hands of `side`'s seats (a team's two, or the seat itself)."""
     total = 0
-    for seat in SEATS:
+    for seat in variant.seats:
         tiles = hand.hands.get(seat)
-        if team_of(seat) == team and tiles:
+        if variant.side_of(seat) == side and tiles:
             total += sum(t.pips for t in tiles)
     return total
 
@@ -88,6 +123,8 @@ def decide(state: MatchState | None, command: Command) -> list[Event]:
         return _play(state, command)
     if isinstance(command, PassTurn):
         return _pass(state, command)
+    if isinstance(command, DrawTiles):
+        return _draw(state, command)
     raise TypeError(f"not a command: {command!r}")
 
 
@@ -110,12 +147,13 @@ def _deal_hand(state: MatchState, command: DealHand) -> list[Event]:
     if state.phase != "between_hands":
         raise WrongPhase("a hand is already in progress")
     number = state.hands_played + 1
-    hands, _pool = deal(command.seed, state.variant)
+    variant = state.variant
+    hands, _pool = deal(command.seed, variant)
     if number == 1:
-        leader = _first_leader(hands)
+        leader = first_leader(hands)
     else:
         assert state.hand is not None
-        leader = next_seat(state.hand.leader)
+        leader = variant.next_seat(state.hand.leader)
     events: list[Event] = [
         HandStarted(
             hand=number,
@@ -125,14 +163,10 @@ def _deal_hand(state: MatchState, command: DealHand) -> list[Event]:
         )
     ]
     events += [
-        HandDealt(hand=number, seat=seat, tiles=[str(t) for t in hands[seat]]) for seat in SEATS
+        HandDealt(hand=number, seat=seat, tiles=[str(t) for t in hands[seat]])
+        for seat in variant.seats
     ]
     return events
-
-
-def _first_leader(hands: dict[Seat, tuple[Tile, ...]]) -> Seat:
-    best = max((t, seat) for seat, tiles in hands.items() for t in tiles if t.is_double)
-    return best[1]
 
 
 def _require_turn(state: MatchState, seat: Seat) -> HandState:
@@ -181,50 +215,97 @@ def _pass(state: MatchState, command: PassTurn) -> list[Event]:
         raise WrongPhase("the referee state does not know this hand")
     if can_play(tiles, hand.left, hand.right):
         raise IllegalMove("you must play when you can: a tile of yours fits")
+    if hand.boneyard > 0:
+        raise IllegalMove(f"draw first: the boneyard has {hand.boneyard} tiles left")
     return [Passed(hand=hand.number, seat=command.seat)]
 
 
+def _draw(state: MatchState, command: DrawTiles) -> list[Event]:
+    """Draw in the seed's order until a tile fits (the drawer must play it next: it is the
+    only tile that fits) or the boneyard is empty (then the drawer passes, or the hand is
+    blocked if the other player cannot play either)."""
+    hand = _require_turn(state, command.seat)
+    variant = state.variant
+    if not variant.draws:
+        raise IllegalMove(f"{variant.name} has no boneyard to draw from: pass if nothing fits")
+    tiles = hand.hands[command.seat]
+    if tiles is None or hand.seed is None:
+        raise WrongPhase("the referee state does not know this hand")
+    if can_play(tiles, hand.left, hand.right):
+        raise IllegalMove("you may draw only when nothing fits: a tile of yours does")
+    if hand.boneyard == 0:
+        raise IllegalMove("the boneyard is empty: pass")
+    drawn: list[Tile] = []
+    for tile in boneyard(hand.seed, variant)[variant.pool_size - hand.boneyard :]:
+        drawn.append(tile)
+        if fits(tile, hand.left, hand.right):
+            break
+    event = TilesDrawn(
+        hand=hand.number, seat=command.seat, tiles=[str(t) for t in drawn], count=len(drawn)
+    )
+    if fits(drawn[-1], hand.left, hand.right):
+        return [event]
+    ended = _hand_end_if_over(evolve(state, event), command.seat)
+    return [event, *(ended or [Passed(hand=hand.number, seat=command.seat)])]
+
+
 def _hand_end_if_over(state: MatchState, last_player: Seat) -> list[Event]:
+    """hand_ended (and match_ended) if `last_player`'s move went out or blocked the game."""
     hand = state.hand
     assert hand is not None
+    variant = state.variant
+    winner: Side | None
     if not hand.hands[last_player]:
-        winner: Team | None = team_of(last_player)
+        winner = variant.side_of(last_player)
         reason = "domino"
-    elif not any(can_play(hand.hands[s] or frozenset(), hand.left, hand.right) for s in SEATS):
+    elif hand.boneyard == 0 and not any(
+        can_play(hand.hands[s] or frozenset(), hand.left, hand.right) for s in variant.seats
+    ):
         reason = "blocked"
-        ns, ew = team_pips(hand, "NS"), team_pips(hand, "EW")
-        winner = None if ns == ew else ("NS" if ns < ew else "EW")
+        totals = {side: side_pips(hand, variant, side) for side in variant.sides}
+        lowest = [side for side in variant.sides if totals[side] == min(totals.values())]
+        winner = lowest[0] if len(lowest) == 1 else None
     else:
         return []
     points = _hand_points(state, hand, winner)
     scores = dict(state.scores)
     if winner is not None:
         scores[winner] += points
-    _, pool = deal(hand.seed or "", state.variant) if hand.seed else ({}, ())
     ended: list[Event] = [
         HandEnded(
             hand=hand.number,
             reason=reason,
             winner=winner,
             points=points,
-            remaining={s: [str(t) for t in sorted(hand.hands[s] or ())] for s in SEATS},
-            pool=[str(t) for t in pool],
+            remaining={s: [str(t) for t in sorted(hand.hands[s] or ())] for s in variant.seats},
+            pool=[str(t) for t in _face_down(hand, variant)],
             seed=hand.seed or "0" * 64,
             scores=scores,
         )
     ]
-    leader = max(scores, key=lambda team: scores[team])
+    leader = max(scores, key=lambda side: scores[side])
     if scores[leader] >= state.target:
         ended.append(MatchEnded(scores=scores, winner=leader))
     return ended
 
 
-def _hand_points(state: MatchState, hand: HandState, winner: Team | None) -> int:
+def _face_down(hand: HandState, variant: Variant) -> tuple[Tile, ...]:
+    """The tiles nobody held at the end: the sleeping pool, or the boneyard left undrawn."""
+    if not hand.seed:
+        return ()
+    if variant.draws:
+        order = boneyard(hand.seed, variant)
+        return tuple(sorted(order[len(order) - hand.boneyard :]))
+    return deal(hand.seed, variant)[1]
+
+
+def _hand_points(state: MatchState, hand: HandState, winner: Side | None) -> int:
+    """The losing sides' pips ('losers'), or every hand's ('all'); nothing on a tie."""
     if winner is None:
         return 0
-    if state.scoring == "all":
-        return team_pips(hand, "NS") + team_pips(hand, "EW")
-    return team_pips(hand, other_team(winner))
+    variant = state.variant
+    counted = [s for s in variant.sides if state.scoring == "all" or s != winner]
+    return sum(side_pips(hand, variant, side) for side in counted)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -236,12 +317,14 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
     if isinstance(event, MatchStarted):
         if state is not None:
             raise BadEvent("match_started twice")
+        variant = get_variant(event.variant)
         return MatchState(
             match_id=event.match_id,
-            variant=get_variant(event.variant),
+            variant=variant,
             target=event.target,
             players=dict(event.players),
             scoring=event.scoring,
+            scores=dict.fromkeys(variant.sides, 0),
             last_seq=event.seq,
         )
     if state is None:
@@ -252,18 +335,22 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
 
 def _evolve_match(state: MatchState, event: Event) -> MatchState:
     hand = state.hand
+    variant = state.variant
     if isinstance(event, HandStarted):
         if state.phase != "between_hands" or event.hand != state.hands_played + 1:
             raise BadEvent(f"hand_started for hand {event.hand} out of order")
-        size = state.variant.hand_size
+        if event.leader not in variant.seats:
+            raise BadEvent(f"{event.leader} has no seat in {variant.name}")
+        size = variant.hand_size
         new_hand = HandState(
             number=event.hand,
             leader=event.leader,
             seed_sha256=event.seed_sha256,
             seed=event.seed,
-            hands={s: None for s in SEATS},
-            counts={s: size for s in SEATS},
+            hands=dict.fromkeys(variant.seats),
+            counts=dict.fromkeys(variant.seats, size),
             turn=event.leader,
+            boneyard=variant.pool_size if variant.draws else 0,
         )
         return replace(state, hand=new_hand, phase="dealing")
     if hand is None or getattr(event, "hand", hand.number) != hand.number:
@@ -271,21 +358,27 @@ def _evolve_match(state: MatchState, event: Event) -> MatchState:
     if isinstance(event, HandDealt):
         if state.phase != "dealing":
             raise BadEvent("hand_dealt outside the deal")
+        if event.seat not in variant.seats:
+            raise BadEvent(f"{event.seat} has no seat in {variant.name}")
         tiles = None if event.tiles is None else frozenset(parse_tile(t) for t in event.tiles)
         hands = {**hand.hands, event.seat: tiles}
         dealt = hand.dealt + 1
-        phase = "playing" if dealt == 4 else "dealing"
+        phase = "playing" if dealt == len(variant.seats) else "dealing"
         return replace(state, hand=replace(hand, hands=hands, dealt=dealt), phase=phase)
     if isinstance(event, TilePlayed):
         return replace(state, hand=_evolve_play(state, hand, event))
+    if isinstance(event, TilesDrawn):
+        return replace(state, hand=_evolve_draw(state, hand, event))
     if isinstance(event, Passed):
         if state.phase != "playing" or hand.turn != event.seat or hand.left is None:
             raise BadEvent(f"{event.seat} cannot pass now")
         record = PassRecord(event.seat, hand.left, hand.left if hand.right is None else hand.right)
-        new_hand = replace(hand, turn=next_seat(event.seat), passes=(*hand.passes, record))
+        new_hand = replace(hand, turn=variant.next_seat(event.seat), passes=(*hand.passes, record))
         return replace(state, hand=new_hand)
     if isinstance(event, HandEnded):
-        revealed = {s: frozenset(parse_tile(t) for t in event.remaining.get(s, [])) for s in SEATS}
+        revealed = {
+            s: frozenset(parse_tile(t) for t in event.remaining.get(s, [])) for s in variant.seats
+        }
         new_hand = replace(hand, hands=revealed, seed=event.seed)
         return replace(
             state,
@@ -319,7 +412,33 @@ def _evolve_play(state: MatchState, hand: HandState, event: TilePlayed) -> HandS
         hands=hands,
         counts=counts,
         line=place(hand.line, tile, event.end),
-        turn=next_seat(event.seat),
+        turn=state.variant.next_seat(event.seat),
+    )
+
+
+def _evolve_draw(state: MatchState, hand: HandState, event: TilesDrawn) -> HandState:
+    """The drawer's hand grows by `count` (its tiles known only where the event shows them);
+    the turn stays with it: it plays the drawn tile next, or a passed event follows."""
+    if state.phase != "playing" or hand.turn != event.seat or hand.left is None:
+        raise BadEvent(f"{event.seat} cannot draw now")
+    if hand.right is None or event.count > hand.boneyard:
+        raise BadEvent(f"{event.count} drawn but the boneyard holds {hand.boneyard}")
+    held = hand.hands[event.seat]
+    hands = dict(hand.hands)
+    if held is not None and event.tiles is not None:
+        drawn = frozenset(parse_tile(t) for t in event.tiles)
+        if len(drawn) != event.count or drawn & held:
+            raise BadEvent(f"{event.seat} draws a tile twice or one it already holds")
+        hands[event.seat] = held | drawn
+    else:
+        hands[event.seat] = None  # a hand with tiles this audience does not see
+    record = DrawRecord(event.seat, hand.left, hand.right, event.count)
+    return replace(
+        hand,
+        hands=hands,
+        counts={**hand.counts, event.seat: hand.counts[event.seat] + event.count},
+        boneyard=hand.boneyard - event.count,
+        draws=(*hand.draws, record),
     )
 
 

@@ -8,12 +8,20 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.dominoes.commands import Command, DealHand, Move, PassTurn, PlayTile, StartMatch
+from games.dominoes.commands import (
+    Command,
+    DealHand,
+    DrawTiles,
+    Move,
+    PassTurn,
+    PlayTile,
+    StartMatch,
+)
 from games.dominoes.events import Event
-from games.dominoes.rules import decide, evolve, legal_moves
+from games.dominoes.rules import decide, evolve, legal_moves, must_draw
 from games.dominoes.state import MatchState
-from games.dominoes.tiles import SEATS, Seat
-from games.dominoes.variants import DEFAULT_VARIANT, Scoring
+from games.dominoes.tiles import Seat
+from games.dominoes.variants import DEFAULT_VARIANT, Scoring, get_variant
 
 Policy = Callable[[MatchState, Seat, list[Move], random.Random], Move]
 
@@ -45,7 +53,7 @@ def next_command(
     seat = state.hand.turn
     moves = legal_moves(state, seat)
     if not moves:
-        return PassTurn(seat)
+        return DrawTiles(seat) if must_draw(state, seat) else PassTurn(seat)
     move = policy(state, seat, moves, rng)
     return PlayTile(seat, move.tile, move.end)
 
@@ -59,7 +67,7 @@ def random_match_events(
     match_id: str | None = None,
 ) -> list[Event]:
     """Every event of one complete legal match, with seq filled in (1, 2, ...)."""
-    players = {seat: f"bot-{seat}" for seat in SEATS}
+    players = {seat: f"bot-{seat}" for seat in get_variant(variant).seats}
     command: Command | None = StartMatch(
         match_id=match_id or f"m-{rng.getrandbits(64):016x}",
         players=players,

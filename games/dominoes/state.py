@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from games.dominoes.tiles import Seat, Team, Tile
+from games.dominoes.tiles import Seat, Side, Tile
 from games.dominoes.variants import Scoring, Variant
 
 Phase = Literal["dealing", "playing", "between_hands", "finished"]
@@ -20,6 +20,16 @@ class PassRecord:
     seat: Seat
     left: int
     right: int
+
+
+@dataclass(frozen=True)
+class DrawRecord:
+    """`seat` had nothing for ends (left, right) and drew `count` tiles (draw-2)."""
+
+    seat: Seat
+    left: int
+    right: int
+    count: int
 
 
 @dataclass(frozen=True)
@@ -35,6 +45,9 @@ class HandState:
     """Tiles as laid, left to right, each oriented (left value, right value)."""
     passes: tuple[PassRecord, ...] = ()
     dealt: int = 0
+    boneyard: int = 0
+    """Tiles left to draw (public); always 0 where the undealt tiles sleep."""
+    draws: tuple[DrawRecord, ...] = ()
 
     @property
     def left(self) -> int | None:
@@ -56,12 +69,13 @@ class MatchState:
     target: int
     players: dict[Seat, str]
     scoring: Scoring
-    scores: dict[Team, int] = field(default_factory=lambda: {"NS": 0, "EW": 0})
+    scores: dict[Side, int] = field(default_factory=lambda: {"NS": 0, "EW": 0})
+    """Per side (variant.sides): teams NS and EW, or the two seats S and N."""
     hand: HandState | None = None
     phase: Phase = "between_hands"
     hands_played: int = 0
     last_seq: int = 0
-    winner: Team | None = None
+    winner: Side | None = None
 
     @property
     def to_move(self) -> Seat | None:

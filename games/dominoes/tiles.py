@@ -1,4 +1,4 @@
-"""Tiles, seats and teams: the vocabulary every other module speaks."""
+"""Tiles, seats, teams and sides: the vocabulary every other module speaks."""
 
 from __future__ import annotations
 
@@ -7,10 +7,15 @@ from typing import Literal, NamedTuple
 
 Seat = Literal["S", "W", "N", "E"]
 Team = Literal["NS", "EW"]
+Side = Literal["NS", "EW", "S", "W", "N", "E"]
+"""Who scores: a team in the partnership game, the seat itself when everyone plays alone."""
 End = Literal["left", "right"]
 
 SEATS: tuple[Seat, ...] = ("S", "W", "N", "E")
-"""Turn order: South, West, North, East, then South again."""
+"""Turn order of the partnership game: South, West, North, East, then South again.
+
+A variant may seat fewer (two players sit S and N); code that knows its variant should ask
+`variant.seats`. The helpers below (next_seat, team_of, ...) are the partnership game's."""
 TEAMS: tuple[Team, ...] = ("NS", "EW")
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from games.dominoes.commands import Command, DealHand, PassTurn, PlayTile, StartMatch
+from games.dominoes.commands import Command, DealHand, DrawTiles, PassTurn, PlayTile, StartMatch
 from games.dominoes.errors import BadEvent, RuleViolation
 from games.dominoes.events import (
     Event,
@@ -25,12 +25,13 @@ from games.dominoes.events import (
     MatchStarted,
     Passed,
     TilePlayed,
+    TilesDrawn,
     event_to_dict,
 )
-from games.dominoes.fairness import deal, seed_commitment
+from games.dominoes.fairness import boneyard, deal, seed_commitment
 from games.dominoes.rules import decide, evolve
 from games.dominoes.state import MatchState
-from games.dominoes.tiles import SEATS, Seat, Tile, parse_tile
+from games.dominoes.tiles import Seat, Tile, parse_tile
 from games.dominoes.variants import UnknownVariantError, Variant, get_variant
 
 
@@ -59,6 +60,8 @@ def _command_for(event: Event) -> Command | None:
         return PlayTile(event.seat, parse_tile(event.tile), event.end)
     if isinstance(event, Passed):
         return PassTurn(event.seat)
+    if isinstance(event, TilesDrawn):
+        return DrawTiles(event.seat)
     return None
 
 
@@ -123,15 +126,34 @@ class PublicLogCheck:
 
 @dataclass
 class _Deal:
-    """One hand's deal as recomputed from its seed, and the tiles seen played so far."""
+    """One hand's deal as recomputed from its seed, and the tiles seen drawn and played."""
 
     number: int
+    variant: Variant
     hands: dict[Seat, tuple[Tile, ...]]
     pool: tuple[Tile, ...]
+    order: tuple[Tile, ...]
+    """The undealt tiles in the order the seed has them drawn (draw-2)."""
     played: dict[Seat, set[Tile]]
+    drawn: dict[Seat, list[Tile]]
+    next_draw: int = 0
 
     def holder(self, tile: Tile) -> str:
-        return next((seat for seat, tiles in self.hands.items() if tile in tiles), "the pool")
+        for seat, tiles in self.hands.items():
+            if tile in tiles:
+                return seat
+        for seat, tiles in self.drawn.items():
+            if tile in tiles:
+                return f"{seat} (drawn)"
+        return "the boneyard" if self.variant.draws else "the pool"
+
+    def held(self, seat: Seat) -> set[Tile]:
+        """Every tile `seat` has had this hand: dealt or drawn."""
+        return set(self.hands[seat]) | set(self.drawn[seat])
+
+    def face_down(self) -> tuple[Tile, ...]:
+        """The undealt tiles not drawn yet, sorted: what hand_ended must show as the pool."""
+        return tuple(sorted(self.order[self.next_draw :])) if self.variant.draws else self.pool
 
 
 def _names(tiles: Iterable[Tile]) -> list[str]:
@@ -146,24 +168,43 @@ def _fairness(event: Event, current: _Deal) -> str | None:
             return (f"hand {current.number}: {event.seat}'s dealt tiles {_names(shown)} are "
                     f"not the deal from the revealed seed, which gives "
                     f"{_names(current.hands[event.seat])}")
+    elif isinstance(event, TilesDrawn):
+        return _draw_fairness(event, current)
     elif isinstance(event, TilePlayed):
         tile = parse_tile(event.tile)
-        if tile not in current.hands[event.seat]:
+        if tile not in current.held(event.seat):
             return (f"hand {current.number}: {event.seat} plays {tile}, but the revealed seed "
                     f"dealt it to {current.holder(tile)}")
         current.played[event.seat].add(tile)
     elif isinstance(event, HandEnded):
-        for seat in SEATS:
-            kept = _names(set(current.hands[seat]) - current.played[seat])
+        for seat in current.variant.seats:
+            kept = _names(current.held(seat) - current.played[seat])
             shown_left = _names(parse_tile(t) for t in event.remaining.get(seat, []))
             if shown_left != kept:
+                drew = (f", drew {_names(current.drawn[seat])}"
+                        if current.drawn[seat] else "")
                 return (f"hand {current.number}: {seat} shows {shown_left} left, but the "
-                        f"revealed seed dealt it {_names(current.hands[seat])} and it played "
-                        f"{_names(current.played[seat])}")
+                        f"revealed seed dealt it {_names(current.hands[seat])}{drew} and it "
+                        f"played {_names(current.played[seat])}")
         pool = _names(parse_tile(t) for t in event.pool)
-        if pool != _names(current.pool):
+        if pool != _names(current.face_down()):
             return (f"hand {current.number}: the pool shown is {pool}, the revealed seed "
-                    f"leaves {_names(current.pool)}")
+                    f"leaves {_names(current.face_down())}")
+    return None
+
+
+def _draw_fairness(event: TilesDrawn, current: _Deal) -> str | None:
+    """A draw takes the next tiles of the seed's boneyard order: shown tiles must be those."""
+    start = current.next_draw
+    due = list(current.order[start : start + event.count])
+    if len(due) < event.count:
+        return (f"hand {current.number}: {event.seat} draws {event.count} tiles, but the "
+                f"boneyard holds {len(current.order) - start}")
+    if event.tiles is not None and [parse_tile(t) for t in event.tiles] != due:
+        return (f"hand {current.number}: {event.seat} shows {event.tiles} drawn, but the "
+                f"revealed seed has the boneyard give {[str(t) for t in due]}")
+    current.drawn[event.seat].extend(due)
+    current.next_draw += event.count
     return None
 
 
@@ -194,7 +235,9 @@ def _with_deal(
                     f"of {source}: the deal was not committed to this seed",
                 ), None, own
             hands, pool = deal(seed, variant)
-            current = _Deal(event.hand, hands, pool, {s: set() for s in SEATS})
+            seats = variant.seats
+            current = _Deal(event.hand, variant, hands, pool, boneyard(seed, variant),
+                            {s: set() for s in seats}, {s: [] for s in seats})
             event = event.model_copy(update={"seed": seed})
         elif current is not None and getattr(event, "hand", None) == current.number:
             problem = _fairness(event, current)
@@ -206,6 +249,9 @@ def _with_deal(
                         update={"tiles": [str(t) for t in current.hands[event.seat]]})
                 else:
                     own.add(event.seat)
+            elif isinstance(event, TilesDrawn) and event.tiles is None:
+                taken = current.order[current.next_draw - event.count : current.next_draw]
+                event = event.model_copy(update={"tiles": [str(t) for t in taken]})
         rebuilt.append(event)
     return rebuilt, None, None, own
 
@@ -237,7 +283,7 @@ def check_public_log(events: Iterable[Event]) -> PublicLogCheck:
         raise unfair from None
     if unfair is not None:
         raise unfair
-    own_seats = tuple(s for s in SEATS if s in own)
+    own_seats = tuple(s for s in variant.seats if s in own)
     proved_upto = rebuilt[-1].seq if rebuilt else 0
     if open_at is None:
         return PublicLogCheck(state, _hands_in(state), own_seats, None, proved_upto)
