@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.dominoes.events import Event, Passed, TilePlayed
 from games.dominoes.rules import evolve, legal_moves
 from games.dominoes.state import HandState, MatchState
-from games.dominoes.tiles import SEATS, Seat, parse_tile
+from games.dominoes.tiles import Seat, parse_tile
 from games.dominoes.variants import get_variant
 
 
@@ -18,26 +18,33 @@ def position(
     scores: dict[str, int] | None = None,
     target: int = 100,
     scoring: str = "losers",
+    variant: str = "partnership-6",
+    boneyard: int = 0,
+    seed: str = "1" * 64,
 ) -> MatchState:
-    tiles = {s: frozenset(parse_tile(t) for t in hands.get(s, [])) for s in SEATS}
+    """`boneyard`: tiles left to draw (draw-2), taken from the end of `seed`'s draw order."""
+    rules = get_variant(variant)
+    seats = rules.seats
+    tiles = {s: frozenset(parse_tile(t) for t in hands.get(s, [])) for s in seats}
     hand = HandState(
         number=hand_number,
         leader=leader,
         seed_sha256="0" * 64,
-        seed="1" * 64,
+        seed=seed,
         hands=dict(tiles),
-        counts={s: len(tiles[s]) for s in SEATS},
+        counts={s: len(tiles[s]) for s in seats},
         turn=turn,
         line=tuple(line or ()),
-        dealt=4,
+        dealt=len(seats),
+        boneyard=boneyard,
     )
     return MatchState(
         match_id="m-test",
-        variant=get_variant("partnership-6"),
+        variant=rules,
         target=target,
-        players={s: s for s in SEATS},
+        players={s: s for s in seats},
         scoring=scoring,  # type: ignore[arg-type]
-        scores=dict(scores or {"NS": 0, "EW": 0}),  # type: ignore[arg-type]
+        scores=dict(scores or dict.fromkeys(rules.sides, 0)),  # type: ignore[arg-type]
         hand=hand,
         phase="playing",
         hands_played=hand_number - 1,
