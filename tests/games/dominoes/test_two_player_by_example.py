@@ -253,8 +253,8 @@ def test_a_hand_below_the_target_does_not_end_the_match() -> None:
 
 
 def _first_seed_without_a_double(variant: str) -> str:
-    """The first seed (sha256 of "0", "1", ...) whose deal holds no double: about 1 deal in
-    340 for two players, so a deterministic search finds one (sha256("79"))."""
+    """The first seed (sha256 of "0", "1", ...) whose deal holds no double: 1 deal in 345
+    for two players, so a deterministic search finds one (sha256("79"))."""
     rules = get_variant(variant)
     for i in range(20_000):
         seed = hashlib.sha256(str(i).encode()).hexdigest()
@@ -291,7 +291,7 @@ def test_first_leader_prefers_any_double_then_pips_then_the_higher_end() -> None
 
 
 def test_double_nine_without_a_double_dealt_leads_with_the_heaviest_tile() -> None:
-    """A crafted double-nine deal with no double (about 1 deal in 10 million): the first
+    """A crafted double-nine deal with no double (1 deal in about 9.7 million): the first
     lead used to crash (max of no doubles); now 8-9, the heaviest tile, leads."""
     nine = get_variant("partnership-9")
     plain = [t for t in nine.tiles if not t.is_double]
