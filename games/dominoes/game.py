@@ -11,10 +11,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from games.dominoes.audience import view
-from games.dominoes.commands import Command, DealHand, Move, PassTurn, PlayTile, StartMatch
+from games.dominoes.commands import (
+    Command,
+    DealHand,
+    DrawTiles,
+    Move,
+    PassTurn,
+    PlayTile,
+    StartMatch,
+)
 from games.dominoes.errors import IllegalMove
 from games.dominoes.events import Event, event_to_dict, parse_event
-from games.dominoes.rules import decide, evolve, legal_moves
+from games.dominoes.rules import decide, evolve, legal_moves, must_draw
 from games.dominoes.selfplay import heaviest_policy, random_policy
 from games.dominoes.state import MatchState
 from games.dominoes.tiles import SEATS, TileError, parse_tile
@@ -48,6 +56,11 @@ def _move_command(seat: Seat, move: Move) -> Command:
     return PlayTile(_seat(seat), move.tile, move.end)
 
 
+def _stuck_command(state: MatchState, seat: Seat) -> Command:
+    """What a seat with no tile to play does: draw (draw-2, boneyard not empty) or pass."""
+    return DrawTiles(_seat(seat)) if must_draw(state, _seat(seat)) else PassTurn(_seat(seat))
+
+
 class _PolicyBot:
     """A bot from one of the pure self-play policies: it needs only the folded state."""
 
@@ -62,7 +75,7 @@ class _PolicyBot:
             raise IllegalMove("no match to play in")
         moves = legal_moves(state, _seat(seat))
         if not moves:
-            return PassTurn(_seat(seat))
+            return _stuck_command(state, seat)
         return _move_command(seat, self._policy(state, seat, moves, rng))
 
 
@@ -117,14 +130,16 @@ class Dominoes:
         if seat not in self.to_act(state):
             return []
         moves = legal_moves(state, _seat(seat))
-        return [_move_command(seat, m) for m in moves] or [PassTurn(_seat(seat))]
+        return [_move_command(seat, m) for m in moves] or [_stuck_command(state, seat)]
 
     def command_from_wire(self, seat: Seat, payload: JSON) -> Command:
         kind = payload.get("kind", "play" if "tile" in payload else "pass")
         if kind == "pass":
             return PassTurn(_seat(seat))
+        if kind == "draw":
+            return DrawTiles(_seat(seat))
         if kind != "play":
-            raise IllegalMove(f"unknown move kind {kind!r} (expected 'play' or 'pass')")
+            raise IllegalMove(f"unknown move kind {kind!r} (expected 'play', 'pass' or 'draw')")
         try:
             tile = parse_tile(str(payload.get("tile")))
         except TileError as error:
@@ -137,6 +152,8 @@ class Dominoes:
     def command_to_wire(self, command: Any) -> JSON:
         if isinstance(command, PassTurn):
             return {"kind": "pass"}
+        if isinstance(command, DrawTiles):
+            return {"kind": "draw"}
         if isinstance(command, PlayTile):
             return {"kind": "play", "tile": str(command.tile), "end": command.end}
         raise TypeError(f"not a player's command: {command!r}")
