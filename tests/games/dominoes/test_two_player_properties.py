@@ -176,3 +176,23 @@ def test_every_other_audience_sees_the_draw_count_but_not_the_tiles(variant, see
                 assert seen.tiles is None
             if isinstance(seen, HandStarted) and audience != "referee":
                 assert seen.seed is None
+
+
+@given(seed=seeds)
+@settings(max_examples=10, deadline=None)
+def test_a_seats_own_fold_tracks_its_hand_through_draws_and_counts_the_other(seed) -> None:
+    events = match(seed, "draw-2")
+    referee = None
+    seen = {"S": None, "N": None, "spectator": None}
+    for event in events:
+        referee = evolve(referee, event)
+        for audience in seen:
+            seen[audience] = evolve(seen[audience], view(event, audience))
+        if referee.phase != "playing":
+            continue
+        for audience, state in seen.items():
+            hand, truth = state.hand, referee.hand
+            assert (hand.counts, hand.boneyard, hand.line) == (truth.counts, truth.boneyard,
+                                                               truth.line)
+            for seat in ("S", "N"):
+                assert hand.hands[seat] == (truth.hands[seat] if seat == audience else None)
