@@ -23,6 +23,7 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 
 from server import strategy_pool
+from server.advice import AdviceDesk
 from server.bus import Bus, InProcessBus
 from server.cluster import Cluster
 from server.http import WEB_ROOT, make_process_request
@@ -32,8 +33,8 @@ from server.metrics import Metrics, rss_bytes, watch_loop_lag
 from server.protocol import CreateTable
 from server.registry import Registry
 from server.remote_inference import RemoteInference
-from server.replay import UPLOAD_PATH, replay_upload_ws, wrap_process_request
-from server.session import Session
+from server.replay_http import UPLOAD_PATH, replay_upload_ws, wrap_process_request
+from server.session import Limits, Session
 from server.table import Table, TableOptions
 from server.topics import DEFAULT_PREFIX, Topics
 from storage import AsyncEventStore
@@ -78,7 +79,8 @@ class DominoServer:
         self.store: AsyncEventStore | None = None
         self.pool: InferencePool | RemoteInference | None = None
         self.cluster: Cluster | None = None
-        self.registry: Registry | None = None  # type: ignore[assignment]
+        self.registry: Registry | None = None
+        self.advice = AdviceDesk()
         self._server: Server | None = None
         self._lag_task: asyncio.Task[None] | None = None
         self.port = config.port
@@ -138,7 +140,10 @@ class DominoServer:
         if ws.request is not None and ws.request.path.partition("?")[0] == UPLOAD_PATH:
             await replay_upload_ws(ws)  # a replay upload, not a player
             return
-        await Session(self, ws).run()
+        assert self.registry is not None  # connections are accepted only after start()
+        limits = Limits(self.config.max_message, self.config.rate_per_second,
+                        self.config.rate_burst)
+        await Session(ws, self.registry, self.advice, self.metrics, limits).run()
 
     async def create_table(self, **fields: Any) -> Table:
         """Create a table server-side (e.g. for `serve --open`)."""

@@ -110,6 +110,12 @@ class ArchivedTable:
     def presence(self, seat: Seat, delta: int) -> None:
         """Nobody plays here any more: presence changes nothing."""
 
+    async def table_config(self) -> TableConfig:
+        return self.config
+
+    async def referee_log(self) -> list[Event]:
+        return list(self.log)
+
 
 def _nothing() -> None:
     pass

@@ -1,8 +1,9 @@
 """Bots: a registry of policies by name, and a player that acts for one seat from its view.
 
 A bot sees exactly what a person in that seat sees (it folds its audience's events from the
-bus) and acts through the same table entry point as a person. The legal moves of a seat
-depend only on its own hand and the open ends, so its view state is enough.
+bus into a strategy.view.SeatView, the one fold of a seat's view) and acts through the same
+table entry point as a person. The legal moves of a seat depend only on its own hand and the
+open ends, so its view state is enough.
 """
 
 from __future__ import annotations
@@ -11,14 +12,12 @@ import asyncio
 import random
 from collections.abc import Awaitable, Callable
 
-from games.dominoes.commands import Command, PassTurn, PlayTile
-from games.dominoes.events import Event
-from games.dominoes.rules import evolve, legal_moves
-from games.dominoes.selfplay import Policy
+from games.dominoes.commands import Command
 from games.dominoes.state import MatchState
 from games.dominoes.tiles import Seat
 from server.bus import Envelope, Unsubscribe
 from server.table_bots import TablePolicy, table_policies
+from strategy.view import SeatView
 
 BOTS: dict[str, TablePolicy] = table_policies()
 """Bot name -> policy: exactly strategy.TABLE_BOTS (random, greedy, pimc), via make_bot."""
@@ -42,7 +41,7 @@ class SeatBot:
     def __init__(
         self,
         seat: Seat,
-        policy: Policy | TablePolicy,
+        policy: TablePolicy,
         act: Act,
         *,
         delay: float = 0.0,
@@ -55,17 +54,19 @@ class SeatBot:
         self.delay = delay
         self.active = active
         self.rng = rng or random.Random()
-        self.state: MatchState | None = None
-        self.events: list[Event] = []
-        """This seat's own (redacted) events: all a strategy bot may look at."""
+        self.view = SeatView(seat)
+        """This seat's own (redacted) events, folded: all a bot may look at."""
         self.unsubscribe: Unsubscribe | None = None
         self._task: asyncio.Task[None] | None = None
+
+    @property
+    def state(self) -> MatchState | None:
+        return self.view.state
 
     def on_event(self, envelope: Envelope) -> None:
         if envelope.event is None:
             return
-        self.events.append(envelope.event)
-        self.state = evolve(self.state, envelope.event)
+        self.view.apply(envelope.event)
         self._consider()
 
     def activate(self) -> None:
@@ -94,20 +95,9 @@ class SeatBot:
         if self.active and self.my_turn() and (self._task is None or self._task.done()):
             self._task = asyncio.get_running_loop().create_task(self._play())
 
-    def choose(self) -> Command | None:
-        if self.state is None or not self.my_turn():
-            return None
-        moves = legal_moves(self.state, self.seat)
-        if not moves:
-            return PassTurn(self.seat)
-        move = self.policy(self.state, self.seat, moves, self.rng)  # type: ignore[operator]
-        return PlayTile(self.seat, move.tile, move.end)
-
     async def decide(self) -> Command | None:
-        """The policy's own `decide` (strategy bots; pimc thinks in a worker process)."""
-        if isinstance(self.policy, TablePolicy):
-            return await self.policy.decide(self)
-        return self.choose()
+        """The policy's own `decide` (pimc thinks in a worker process)."""
+        return await self.policy.decide(self.view, self.rng)
 
     async def _play(self) -> None:
         if self.delay > 0:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.dominoes.commands import PassTurn, PlayTile
 from games.dominoes.tiles import parse_tile
@@ -22,14 +22,12 @@ from server.logs import log
 from server.mqtt_bus import MqttBus
 from server.mqtt_link import MqttLink
 from server.protocol import ProtocolError
+from server.registry import Registry
 from server.remote_table import RemoteTable
+from server.table import Table
+from server.table_interface import TableHandle
 from server.topics import Topics
 from storage import EventStore
-
-if TYPE_CHECKING:
-    from server.archived_table import ArchivedTable
-    from server.registry import Registry
-    from server.table import Table
 
 
 class Cluster:
@@ -141,7 +139,12 @@ class Cluster:
             seq=table.last_seq)
         return table
 
-    async def locate(self, table_id: str) -> Table | RemoteTable | ArchivedTable:
+    async def open_tables(self) -> list[str]:
+        """The tables some server holds a live lease on (not finished)."""
+        leases = await asyncio.to_thread(self.leases.open_tables)
+        return [lease.table_id for lease in leases]
+
+    async def locate(self, table_id: str) -> TableHandle:
         """The handle for a table we do not hold: take it over if orphaned, else remote."""
         assert self.registry is not None
         lease = await asyncio.to_thread(self.leases.lookup, table_id)
@@ -158,7 +161,9 @@ class Cluster:
             lease = await asyncio.to_thread(self.leases.lookup, table_id) or lease
         remote = self.remote.get(table_id)
         if remote is None:
-            remote = self.remote[table_id] = RemoteTable(table_id, lease.owner, self)
+            remote = self.remote[table_id] = RemoteTable(
+                table_id, lease.owner, store=self.store, bus=self.bus, forward=self.forward,
+                tell=self.forwarder.tell)
         remote.owner = lease.owner
         return remote
 

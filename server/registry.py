@@ -13,7 +13,7 @@ import asyncio
 import secrets
 from collections import Counter, OrderedDict
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from games.dominoes.events import Event, parse_event
 from games.dominoes.tiles import SEATS
@@ -24,6 +24,7 @@ from server.bus import Bus
 from server.logs import log
 from server.metrics import Metrics
 from server.protocol import CreateTable, ProtocolError, TableInfo
+from server.remote_table import RemoteTable
 from server.table import (
     Inference,
     Table,
@@ -32,11 +33,31 @@ from server.table import (
     commands_stream,
     seats_stream,
 )
+from server.table_interface import TableHandle
 from storage import AsyncEventStore
 
-if TYPE_CHECKING:
-    from server.cluster import Cluster
-    from server.remote_table import RemoteTable
+
+class Locator(Protocol):
+    """Where tables live in a cluster (server/cluster.py): what the registry asks of it.
+
+    Declared here, by its user, so the registry needs no cluster and the cluster (which is
+    given the registry) imports this module one way only.
+    """
+
+    remote: dict[str, RemoteTable]
+    """Handles on tables other servers own, by table id."""
+
+    async def start(self, registry: Registry) -> int: ...
+
+    async def locate(self, table_id: str) -> TableHandle: ...
+
+    async def claim_new(self, table_id: str) -> None: ...
+
+    async def finish(self, table_id: str) -> None: ...
+
+    async def take_over(self, table_id: str) -> Table | None: ...
+
+    async def open_tables(self) -> list[str]: ...
 
 
 ARCHIVE_CACHE = 32
@@ -55,7 +76,7 @@ class Registry:
         pool: Inference,
         metrics: Metrics,
         options: TableOptions,
-        cluster: Cluster | None = None,
+        cluster: Locator | None = None,
     ) -> None:
         self.store = store
         self.bus = bus
@@ -89,7 +110,7 @@ class Registry:
             raise ProtocolError("unknown_table", f"no table {table_id!r} here")
         return table
 
-    async def find(self, table_id: str) -> Table | RemoteTable | ArchivedTable:
+    async def find(self, table_id: str) -> TableHandle:
         """The table here, or (in a cluster) a handle on the one another server owns, or a
         retired finished match read from the store (resume and watch still work on it)."""
         table = self.tables.get(table_id)
@@ -176,8 +197,7 @@ class Registry:
         listed = self.listing()
         if self.cluster is None:
             return listed
-        leases = await asyncio.to_thread(self.cluster.leases.open_tables)
-        others = [lease.table_id for lease in leases if lease.table_id not in self.tables]
+        others = [t for t in await self.cluster.open_tables() if t not in self.tables]
         return listed + await asyncio.to_thread(self._remote_infos, others)
 
     def _remote_infos(self, table_ids: list[str]) -> list[TableInfo]:

@@ -14,21 +14,26 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.dominoes.commands import Command, PlayTile
 from games.dominoes.events import Event, parse_event
 from games.dominoes.tiles import Seat
 from server.bus import Envelope, Handler, Unsubscribe
 from server.fanout import backlog
+from server.mqtt_bus import MqttBus
 from server.seats import token_matches
-from server.table import seats_stream
-
-if TYPE_CHECKING:
-    from server.cluster import Cluster
+from server.table import TableConfig, seats_stream
+from storage import EventStore
 
 Reply = Callable[[int, int], None]
 """Sends the attach reply, given (after_seq, last_seq), before the first event."""
+
+Forward = Callable[["RemoteTable", dict[str, Any]], Awaitable[dict[str, Any]]]
+"""Runs a command on the table's owner (looking the owner up again if it moved)."""
+
+Tell = Callable[[str, dict[str, Any]], None]
+"""Sends a node a one-way notice (no answer awaited)."""
 
 
 class FeedGate:
@@ -95,10 +100,14 @@ class FeedGate:
 class RemoteTable:
     """The handle a Session uses for a table another node owns."""
 
-    def __init__(self, table_id: str, owner: str, cluster: Cluster) -> None:
+    def __init__(self, table_id: str, owner: str, *, store: EventStore, bus: MqttBus,
+                 forward: Forward, tell: Tell) -> None:
         self.table_id = table_id
         self.owner = owner
-        self.cluster = cluster
+        self.store = store
+        self.bus = bus
+        self._forward = forward
+        self._tell = tell
         self.spectators = 0
         self.finished = False
         """Whether the last event read from the store was match_ended (set by open_feed)."""
@@ -106,13 +115,13 @@ class RemoteTable:
     # -- feeds ---------------------------------------------------------------------------
 
     async def history(self, audience: str, after_seq: int) -> list[Envelope]:
-        stored = await asyncio.to_thread(self.cluster.store.read, self.table_id, after_seq)
+        stored = await asyncio.to_thread(self.store.read, self.table_id, after_seq)
         events: list[Event] = [parse_event(record.payload) for record in stored]
         return backlog(self.table_id, events, audience, 0)
 
     async def open_feed(self, audience: str, deliver: Handler, after_seq: int,
                         reply: Reply) -> Unsubscribe:
-        bus = self.cluster.bus
+        bus = self.bus
 
         async def fill(last: int) -> list[Envelope]:
             return await self.history(audience, last)
@@ -128,7 +137,7 @@ class RemoteTable:
 
         try:
             await bus.ensure_subscribed(self.table_id)  # live first, then history: no hole
-            head = await asyncio.to_thread(self.cluster.store.last_seq, self.table_id)
+            head = await asyncio.to_thread(self.store.last_seq, self.table_id)
             after = min(after_seq, head)
             gate.last = after
             history = await self.history(audience, max(0, min(after, head - 1)))
@@ -143,7 +152,7 @@ class RemoteTable:
         return detach
 
     async def find_seat(self, token: str) -> Seat | None:
-        stored = await asyncio.to_thread(self.cluster.store.read, seats_stream(self.table_id))
+        stored = await asyncio.to_thread(self.store.read, seats_stream(self.table_id))
         seat = None
         for record in stored:  # the latest claim of a seat wins, as in Table.restore
             data: dict[str, Any] = record.payload
@@ -152,11 +161,23 @@ class RemoteTable:
                 seat = data["seat"]
         return seat
 
+    async def table_config(self) -> TableConfig | None:
+        """The config record, from the store (the owner holds the table itself)."""
+        stored = await asyncio.to_thread(self.store.read, seats_stream(self.table_id), 0, 1)
+        if not stored or stored[0].payload.get("type") != "table_created":
+            return None
+        return TableConfig.from_record(stored[0].payload)
+
+    async def referee_log(self) -> list[Event]:
+        """The owner's log as committed to the store (what it had acked by now)."""
+        stored = await asyncio.to_thread(self.store.read, self.table_id)
+        return [parse_event(record.payload) for record in stored]
+
     # -- forwarded commands --------------------------------------------------------------
 
     async def join_seat(self, seat: Seat, name: str) -> tuple[str, int]:
         """Claim a seat on the owner; the token and the seq the seat's feed starts from."""
-        result = await self.cluster.forward(self, {"op": "join", "table_id": self.table_id,
+        result = await self._forward(self, {"op": "join", "table_id": self.table_id,
                                                    "seat": seat, "name": name})
         return result["token"], int(result["last_seq"])
 
@@ -165,9 +186,9 @@ class RemoteTable:
                               "id": command_id}
         if isinstance(command, PlayTile):
             op.update(tile=str(command.tile), end=command.end)
-        result = await self.cluster.forward(self, op)
+        result = await self._forward(self, op)
         return int(result["seq"])
 
     def presence(self, seat: Seat, delta: int) -> None:
-        self.cluster.forwarder.tell(self.owner, {"op": "presence", "table_id": self.table_id,
+        self._tell(self.owner, {"op": "presence", "table_id": self.table_id,
                                                  "seat": seat, "delta": delta})

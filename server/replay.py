@@ -7,18 +7,15 @@ log with every hand open, so it carries no beliefs, and like any seat's perspect
 only given for a finished match: while a match is in play, only the public (spectator)
 replay is served, since a seat's would show its hand.
 
-`handle_replay_http` answers the JSON routes; `wrap_process_request` puts them in front of
-the server's websockets `process_request` hook, and `replay_upload_ws` takes uploads over a
-WebSocket at UPLOAD_PATH (websockets reads no HTTP bodies): two lines in server/app.py.
+This module builds replays; server/replay_http.py serves them (and replay advice, from
+server/replay_advice.py) over HTTP and the upload WebSocket.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import urllib.parse
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +35,6 @@ LIST_LIMIT = 200
 CACHE_SIZE = 32
 
 Json = dict[str, Any]
-Reply = tuple[int, dict[str, str], bytes]
 
 
 @dataclass(frozen=True)
@@ -136,7 +132,7 @@ def parse_upload(body: bytes) -> list[Event]:
 StoreLike = AsyncEventStore | EventStore
 
 
-def _sync(store: StoreLike) -> EventStore:
+def sync_store(store: StoreLike) -> EventStore:
     return store.store if isinstance(store, AsyncEventStore) else store
 
 
@@ -206,107 +202,3 @@ def uploaded_replay(body: bytes, perspective: str) -> bytes:
     check_perspective(perspective)
     replay = build_replay(parse_upload(body), perspective)
     return json.dumps(replay, separators=(",", ":")).encode()
-
-
-# -- HTTP -------------------------------------------------------------------------------------
-
-_JSON = {"Content-Type": "application/json", "Cache-Control": "no-cache"}
-
-
-def _reply(status: int, body: bytes) -> Reply:
-    return status, dict(_JSON), body
-
-
-def _error(error: ReplayError) -> Reply:
-    return _reply(error.status, json.dumps(error.to_json()).encode())
-
-
-async def handle_replay_http(
-    method: str, path: str, query: dict[str, str], body: bytes, store: StoreLike
-) -> Reply | None:
-    """Answer `GET /api/matches`, `GET /api/matches/{id}/replay?perspective=P`,
-    `GET /api/matches/{id}/advice?seq=N` (server/replay_advice.py) and
-    `POST /api/replay?perspective=P` (body: a referee's JSONL log); None for other paths."""
-    if not path.startswith("/api/"):
-        return None
-    sync = _sync(store)
-    perspective = query.get("perspective", "spectator")
-    parts = [urllib.parse.unquote(p) for p in path.split("/")[2:]]
-    try:
-        if parts == ["matches"]:
-            if method != "GET":
-                raise ReplayError(405, "use GET")
-            data = await asyncio.to_thread(list_matches, sync)
-            return _reply(200, json.dumps({"matches": data}).encode())
-        if len(parts) == 3 and parts[0] == "matches" and parts[2] == "replay":
-            if method != "GET":
-                raise ReplayError(405, "use GET")
-            return _reply(200, await asyncio.to_thread(stored_replay, sync, parts[1],
-                                                       perspective))
-        if len(parts) == 3 and parts[0] == "matches" and parts[2] == "advice":
-            if method != "GET":
-                raise ReplayError(405, "use GET")
-            from server.replay_advice import replay_advice  # (it imports this module)
-
-            return _reply(200, await replay_advice(sync, parts[1], query.get("seq")))
-        if parts == ["replay"]:
-            if method != "POST":
-                raise ReplayError(405, "use POST with the JSONL log as the body")
-            return _reply(200, await asyncio.to_thread(uploaded_replay, body, perspective))
-        raise ReplayError(404, f"no route {path}")
-    except ReplayError as error:
-        return _error(error)
-
-
-UPLOAD_PATH = "/api/replay/upload"
-"""WebSocket path for uploads: websockets' HTTP side reads no request bodies."""
-
-
-async def replay_upload_ws(ws: Any) -> None:
-    """One upload per connection on UPLOAD_PATH?perspective=P: the client sends the JSONL log
-    as one text frame; the reply is one frame, the replay JSON or {"error", "line"|"seq"}."""
-    raw_query = ws.request.path.partition("?")[2]
-    perspective = dict(urllib.parse.parse_qsl(raw_query)).get("perspective", "spectator")
-    try:
-        try:
-            text = await asyncio.wait_for(ws.recv(), timeout=60)
-        except TimeoutError as error:
-            raise ReplayError(408, "no log received") from error
-        body = text.encode() if isinstance(text, str) else bytes(text)
-        reply = await asyncio.to_thread(uploaded_replay, body, perspective)
-        await ws.send(reply.decode())
-    except ReplayError as error:
-        await ws.send(json.dumps({**error.to_json(), "status": error.status}))
-    finally:
-        await ws.close()
-
-
-def wrap_process_request(
-    inner: Callable[[Any, Any], Any], get_store: Callable[[], StoreLike | None]
-) -> Callable[[Any, Any], Awaitable[Any]]:
-    """A websockets `process_request` that answers /api/ itself and hands the rest to `inner`.
-
-    websockets reads no request bodies (its handshake parser refuses a Content-Length), so
-    through it only the GET routes work; uploads come over the WebSocket at UPLOAD_PATH
-    (`replay_upload_ws`), and POST /api/replay serves an HTTP front that reads bodies.
-    """
-    from server.http import response
-
-    async def process_request(connection: Any, request: Any) -> Any:
-        path, _, raw_query = request.path.partition("?")
-        if path == UPLOAD_PATH:
-            return None  # on to the WebSocket handshake: replay_upload_ws answers it
-        store = get_store()
-        if path.startswith("/api/") and store is not None:
-            query = dict(urllib.parse.parse_qsl(raw_query))
-            method = getattr(request, "method", "GET")
-            reply = await handle_replay_http(method, path, query, b"", store)
-            if reply is not None:
-                status, headers, body = reply
-                return response(status, body, headers["Content-Type"])
-        result = inner(connection, request)
-        if asyncio.iscoroutine(result):
-            result = await result
-        return result
-
-    return process_request

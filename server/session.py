@@ -12,7 +12,7 @@ import contextlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import ValidationError
 from websockets.asyncio.server import ServerConnection
@@ -21,9 +21,10 @@ from websockets.exceptions import ConnectionClosed
 from games.dominoes.commands import PassTurn, PlayTile
 from games.dominoes.errors import RuleViolation
 from games.dominoes.tiles import Seat, TileError, parse_tile
-from server.advice import advice_offered, start_advice
+from server.advice import AdviceDesk, advice_offered
 from server.bus import Envelope, Unsubscribe
 from server.logs import log
+from server.metrics import Metrics
 from server.protocol import (
     Ack,
     Advise,
@@ -47,17 +48,20 @@ from server.protocol import (
     parse_client,
 )
 from server.ratelimit import TokenBucket
-
-if TYPE_CHECKING:
-    from server.app import DominoServer
-    from server.archived_table import ArchivedTable
-    from server.remote_table import RemoteTable
-    from server.table import Table
-
-    TableHandle = Table | RemoteTable | ArchivedTable
+from server.registry import Registry
+from server.table_interface import TableHandle
 
 OUTBOX_LIMIT = 20_000
 """Frames queued for one slow reader before we give up on it."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one connection may send: frame size (bytes) and a token bucket's rate."""
+
+    max_message: int = 64 * 1024
+    rate_per_second: float = 50.0
+    rate_burst: float = 100.0
 
 
 @dataclass
@@ -97,12 +101,17 @@ def _explain(error: ValidationError) -> str:
 
 
 class Session:
-    def __init__(self, server: DominoServer, ws: ServerConnection) -> None:
-        self.server = server
+    """One connection; it is given the tables, the counters and the limits it uses."""
+
+    def __init__(self, ws: ServerConnection, registry: Registry, advice: AdviceDesk,
+                 metrics: Metrics, limits: Limits) -> None:
         self.ws = ws
-        self.config = server.config
+        self.registry = registry
+        self.advice = advice
+        self.metrics = metrics
+        self.limits = limits
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.bucket = TokenBucket(self.config.rate_per_second, self.config.rate_burst)
+        self.bucket = TokenBucket(limits.rate_per_second, limits.rate_burst)
         self.attachments: dict[str, _Attachment] = {}
         self.closed = False
 
@@ -132,7 +141,7 @@ class Session:
     # -- the connection's life -----------------------------------------------------------
 
     async def run(self) -> None:
-        self.server.metrics.connections += 1
+        self.metrics.connections += 1
         writer = asyncio.create_task(self._writer())
         try:
             async for text in self.ws:
@@ -142,7 +151,7 @@ class Session:
         except ConnectionClosed:
             pass
         finally:
-            self.server.metrics.connections -= 1
+            self.metrics.connections -= 1
             self.closed = True
             for table_id in list(self.attachments):
                 self._detach(table_id)
@@ -154,9 +163,9 @@ class Session:
 
     async def handle(self, text: str | bytes) -> None:
         """Answer one frame; every failure becomes a typed error, never a crash."""
-        if _too_large(text, self.config.max_message):
+        if _too_large(text, self.limits.max_message):
             self.send(_error(None, "too_large", f"messages are limited to "
-                                                f"{self.config.max_message} bytes"))
+                                                f"{self.limits.max_message} bytes"))
             return
         if not self.bucket.take():
             self.send(_error(_guess_id(text), "rate_limited", "slow down: too many messages"))
@@ -181,7 +190,7 @@ class Session:
             self.send(_error(message.id, "internal", "the server failed on this message"))
 
     async def dispatch(self, message: Any) -> None:
-        registry = self.server.registry
+        registry = self.registry
         if isinstance(message, CreateTable):
             table = await registry.create(message)
             self.send(TableCreated(id=message.id, table_id=table.table_id).model_dump_json())
@@ -202,7 +211,9 @@ class Session:
             self._detach(message.table_id)
             self.send(Left(id=message.id, table_id=message.table_id).model_dump_json())
         elif isinstance(message, Advise):  # answered later, by a task (server/advice.py)
-            await start_advice(self, message, await registry.find(message.table_id))
+            attachment = self.attachments.get(message.table_id)
+            await self.advice.start(attachment.audience if attachment else None, self.send,
+                                    message, await registry.find(message.table_id))
 
     # -- commands ------------------------------------------------------------------------
 
@@ -220,14 +231,14 @@ class Session:
             detach()
             return
         self.attachments[table.table_id] = _Attachment(audience, detach)
-        self.server.registry.presence(table.table_id, audience, +1)
+        self.registry.presence(table.table_id, audience, +1)
 
     def _detach(self, table_id: str) -> None:
         attachment = self.attachments.pop(table_id, None)
         if attachment is None:
             return
         attachment.detach()
-        self.server.registry.presence(table_id, attachment.audience, -1)
+        self.registry.presence(table_id, attachment.audience, -1)
 
     async def _join(self, message: Join, table: TableHandle) -> None:
         token, last_seq = await table.join_seat(message.seat, message.name)

@@ -547,6 +547,12 @@ class Table:
     async def find_seat(self, token: str) -> Seat | None:
         return self.seat_for_token(token)
 
+    async def table_config(self) -> TableConfig:
+        return self.config
+
+    async def referee_log(self) -> list[Event]:
+        return list(self.log)
+
     def seat_for_token(self, token: str) -> Seat | None:
         for seat, record in self.seats.items():
             if token_matches(token, record.token_sha256):

@@ -1,7 +1,8 @@
 """The strategy's bots (strategy.TABLE_BOTS: random, greedy, pimc) as table policies.
 
-A SeatBot (server/bots.py) keeps its seat's own events, exactly as a connection of that seat
-receives them (redacted by the bus), and asks its policy to `decide`. random and greedy
+A SeatBot (server/bots.py) folds its seat's own events into a SeatView, exactly as a
+connection of that seat receives them (redacted by the bus), and asks its policy to `decide`
+from that view. random and greedy
 decide in-line (a fold of the seat's view and a few microseconds of rules); pimc thinks for up
 to ~0.6 s, so its decision runs in the strategy process pool (server/strategy_pool.py) with
 the seat's events as JSON-able dicts, and the event loop stays free. Should the pool fail,
@@ -10,8 +11,7 @@ the bot plays the greedy move instead of stalling its table.
 
 from __future__ import annotations
 
-import weakref
-from typing import TYPE_CHECKING
+import random
 
 from games.dominoes.commands import Command, PassTurn, PlayTile
 from games.dominoes.events import event_to_dict
@@ -22,24 +22,8 @@ from server.logs import log
 from strategy.bots import TABLE_BOTS, Bot, make_bot
 from strategy.view import SeatView
 
-if TYPE_CHECKING:
-    from server.bots import SeatBot
-
 POOLED = frozenset({"pimc"})
 """Bots whose decisions run in the process pool."""
-
-_views: weakref.WeakKeyDictionary[SeatBot, SeatView] = weakref.WeakKeyDictionary()
-
-
-def seat_view(bot: SeatBot) -> SeatView:
-    """The bot's SeatView, folded incrementally from its events (not from scratch each move)."""
-    folded = _views.get(bot)
-    if folded is None or len(folded.events) > len(bot.events):
-        folded = _views[bot] = SeatView(bot.seat)
-    for event in bot.events[len(folded.events):]:
-        folded.apply(event)
-    return folded
-
 
 class TablePolicy:
     """One bot kind at a table: `await policy.decide(seat_bot)` -> the seat's command."""
@@ -58,9 +42,10 @@ class TablePolicy:
         if self.pooled:
             strategy_pool.warm_up(strategy_pool.BOTS)
 
-    async def decide(self, bot: SeatBot) -> Command | None:
-        state, seat = bot.state, bot.seat
-        if state is None or not bot.my_turn():
+    async def decide(self, view: SeatView, rng: random.Random) -> Command | None:
+        """The seat's command now, from its own view only (None: not its turn)."""
+        state, seat = view.state, view.seat
+        if state is None or state.to_move != seat:
             return None
         moves = legal_moves(state, seat)
         if not moves:
@@ -68,16 +53,15 @@ class TablePolicy:
         if len(moves) == 1:
             return PlayTile(seat, moves[0].tile, moves[0].end)
         if self.pooled:
-            events = [event_to_dict(e) for e in bot.events]
+            events = [event_to_dict(e) for e in view.events]
             try:
-                chosen = await strategy_pool.pimc_move(events, seat, bot.rng.getrandbits(62))
+                chosen = await strategy_pool.pimc_move(events, seat, rng.getrandbits(62))
             except Exception as error:  # a dead worker must not stall the table
                 log("pooled_bot_failed", bot=self.name, seat=seat, error=repr(error))
             else:
                 if chosen is not None:
                     return PlayTile(seat, parse_tile(chosen["tile"]), chosen["end"])
-        view = seat_view(bot)
-        move = self._local.choose(view, view.legal_moves(), bot.rng)
+        move = self._local.choose(view, moves, rng)
         return PlayTile(seat, move.tile, move.end)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from pathlib import Path
-from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -15,6 +15,14 @@ from server.topics import Topics
 from storage import EventStore, StoreClosed
 
 pytestmark = pytest.mark.mqtt
+
+
+async def _no_forward(_remote: RemoteTable, op: dict[str, Any]) -> dict[str, Any]:
+    raise AssertionError(f"opening a feed forwards nothing, yet {op} was forwarded")
+
+
+def _no_tell(node: str, op: dict[str, Any]) -> None:
+    raise AssertionError(f"opening a feed tells nobody anything, yet {node} was told {op}")
 
 
 async def test_a_feed_that_fails_to_open_lets_go_of_the_bus(
@@ -29,7 +37,8 @@ async def test_a_feed_that_fails_to_open_lets_go_of_the_bus(
         bus = MqttBus(link, Topics(prefix))
         store = EventStore(tmp_path / "events.sqlite3")
         store.close()  # every read now fails, as a lost database would
-        remote = RemoteTable("t-remote", "elsewhere", SimpleNamespace(bus=bus, store=store))
+        remote = RemoteTable("t-remote", "elsewhere", store=store, bus=bus,
+                             forward=_no_forward, tell=_no_tell)
         for _ in range(3):
             with pytest.raises(StoreClosed):
                 await remote.open_feed("S", lambda _e: None, 0, lambda _a, _l: None)

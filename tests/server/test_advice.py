@@ -18,7 +18,7 @@ from games.dominoes.selfplay import random_match_events
 from server.app import DominoServer
 from server.bots import BOTS
 from server.protocol import AdviceMessage, BeliefMessage, EventMessage
-from server.replay import handle_replay_http
+from server.replay_http import handle_replay_http
 from storage import EventStore
 from strategy.advisor import distinct_moves
 from strategy.bots import TABLE_BOTS
@@ -231,10 +231,10 @@ async def test_pimc_bots_finish_a_hand_without_stalling_the_loop(
     assert lag["p99"] < 100, lag
     # each bot was given only its own seat's view: no other seat's tiles before hand_ended
     for seat, bot in server.registry.tables[table_id].bots.items():
-        dealt = [e for e in bot.events if e.type == "hand_dealt"]
+        dealt = [e for e in bot.view.events if e.type == "hand_dealt"]
         assert len(dealt) == 4
         assert all((e.tiles is not None) == (e.seat == seat) for e in dealt)
-        assert all(e.seed is None for e in bot.events if e.type == "hand_started")
+        assert all(e.seed is None for e in bot.view.events if e.type == "hand_started")
     await watcher.close()
 
 

@@ -17,13 +17,8 @@ from games.dominoes.audience import view
 from games.dominoes.jsonl import dump_lines
 from games.dominoes.selfplay import random_match_events
 from inference import Belief
-from server.replay import (
-    MAX_UPLOAD,
-    ReplayError,
-    build_replay,
-    handle_replay_http,
-    parse_upload,
-)
+from server.replay import MAX_UPLOAD, ReplayError, build_replay, parse_upload
+from server.replay_http import handle_replay_http
 from storage import AsyncEventStore, EventStore
 
 
