@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from archive.matches import ArchiveError, load_match
 from clients.cli import CommandError
-from clients.match_archive import ArchiveError, load_match
 from clients.store_option import open_store
 from games.dominoes.events import Event
 from games.dominoes.jsonl import LogFormatError, parse_lines

@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
+from archive.db import DEFAULT_DB, ENV_VAR, default_db
 from clients.cli import CommandError
 from storage.engine import store_url
 from storage.store import EventStore
 
-DEFAULT_DB = "domino-oracle.sqlite3"
-
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:
+    """`--db`, defaulting to $DOMINO_ORACLE_DB or the default file (archive.db)."""
     parser.add_argument(
         "--db",
-        default=os.environ.get("DOMINO_ORACLE_DB", DEFAULT_DB),
-        help="SQLite file or postgresql:// URL (default: $DOMINO_ORACLE_DB or %(default)s)",
+        default=default_db(),
+        help=f"SQLite file or postgresql:// URL (default: ${ENV_VAR} or {DEFAULT_DB}; "
+             "here %(default)s)",
     )
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 
+from archive.db import DEFAULT_DB
 from server import strategy_pool
 from server.advice import AdviceDesk
 from server.bus import Bus, InProcessBus
@@ -38,8 +39,6 @@ from server.session import Limits, Session
 from server.table import Table, TableOptions
 from server.topics import DEFAULT_PREFIX, Topics
 from storage import AsyncEventStore
-
-DEFAULT_DB = "domino-oracle.sqlite3"
 
 
 @dataclass

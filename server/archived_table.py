@@ -15,6 +15,7 @@ import asyncio
 import threading
 from collections.abc import Callable
 
+from archive.tables import TableConfig, read_table
 from games.dominoes.audience import view
 from games.dominoes.commands import Command
 from games.dominoes.errors import WrongPhase
@@ -28,7 +29,6 @@ from server.fanout import backlog
 from server.inference_worker import belief_frame
 from server.protocol import ProtocolError
 from server.seats import token_matches
-from server.table import TableConfig, seats_stream
 from storage import EventStore
 
 
@@ -53,16 +53,15 @@ class ArchivedTable:
     @classmethod
     def load(cls, store: EventStore, table_id: str) -> ArchivedTable | None:
         """The table if its match is stored and ended, else None (blocking: use a thread)."""
-        side = [e.payload for e in store.read(seats_stream(table_id))]
-        if not side or side[0].get("type") != "table_created":
+        stored = read_table(store, table_id)
+        if stored is None:
             return None
         head = store.last_seq(table_id)
         if head == 0 or store.read(table_id, head - 1)[0].type != "match_ended":
             return None  # never started, or still in play (and hosted somewhere)
-        config = TableConfig.from_record(side[0])
-        claims = {r["seat"]: r["token_sha256"] for r in side[1:] if r.get("type") == "seat_claimed"}
+        claims = {seat: r["token_sha256"] for seat, r in stored.latest_claims().items()}
         log = [parse_event(e.payload) for e in store.read(table_id)]
-        return cls(config, claims, log)
+        return cls(stored.config, claims, log)
 
     @property
     def last_seq(self) -> int:

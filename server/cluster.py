@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 from typing import Any
 
+from archive.reader import Archive
 from games.dominoes.commands import PassTurn, PlayTile
 from games.dominoes.tiles import parse_tile
 from server.forwarding import Forwarder
@@ -36,6 +37,7 @@ class Cluster:
         self.node = node
         self.topics = topics
         self.store = store
+        self.archive = Archive(store)
         self.lease_seconds = lease_seconds
         self.link = MqttLink(mqtt, f"server-{node}", self._on_message)
         self.bus = MqttBus(self.link, topics)
@@ -162,7 +164,7 @@ class Cluster:
         remote = self.remote.get(table_id)
         if remote is None:
             remote = self.remote[table_id] = RemoteTable(
-                table_id, lease.owner, store=self.store, bus=self.bus, forward=self.forward,
+                table_id, lease.owner, archive=self.archive, bus=self.bus, forward=self.forward,
                 tell=self.forwarder.tell)
         remote.owner = lease.owner
         return remote

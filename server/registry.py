@@ -15,8 +15,10 @@ from collections import Counter, OrderedDict
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
+from archive.streams import commands_stream, seats_stream, table_of_seats_stream
+from archive.tables import StoredTable, TableConfig, read_table
 from games.dominoes.events import Event, parse_event
-from games.dominoes.tiles import SEATS
+from games.dominoes.tiles import SEATS, Seat
 from games.dominoes.variants import VARIANTS
 from server.archived_table import ArchivedTable
 from server.bots import BOTS
@@ -25,14 +27,7 @@ from server.logs import log
 from server.metrics import Metrics
 from server.protocol import CreateTable, ProtocolError, TableInfo
 from server.remote_table import RemoteTable
-from server.table import (
-    Inference,
-    Table,
-    TableConfig,
-    TableOptions,
-    commands_stream,
-    seats_stream,
-)
+from server.table import Inference, Table, TableOptions
 from server.table_interface import TableHandle
 from storage import AsyncEventStore
 
@@ -203,19 +198,17 @@ class Registry:
     def _remote_infos(self, table_ids: list[str]) -> list[TableInfo]:
         out = []
         for table_id in table_ids:
-            side = [e.payload for e in self.store.store.read(seats_stream(table_id))]
-            if not side or side[0].get("type") != "table_created":
+            stored = read_table(self.store.store, table_id)
+            if stored is None:
                 continue
-            config = TableConfig.from_record(side[0])
-            seats: dict[str, str | None] = dict.fromkeys(SEATS)
+            config = stored.config
+            seats: dict[Seat, str | None] = dict.fromkeys(SEATS)
             seats.update({s: f"bot:{b}" for s, b in config.bots.items()})
-            for record in side[1:]:
-                if record.get("type") == "seat_claimed":
-                    seats[record["seat"]] = record["name"]
+            seats.update({s: r["name"] for s, r in stored.latest_claims().items()})
             remote = self.cluster.remote.get(table_id) if self.cluster else None
             out.append(TableInfo(
                 table_id=table_id, variant=config.variant, target=config.target,
-                seats=seats,  # type: ignore[arg-type]
+                seats=seats,
                 status="playing" if all(seats.values()) else "waiting",
                 spectators=remote.spectators if remote else 0,
             ))
@@ -256,10 +249,10 @@ class Registry:
         """Rebuild every unfinished table from the store; returns how many came back."""
         if self.cluster is not None:  # only what our leases allow
             return await self.cluster.start(self)
-        infos = await self.store.streams(prefix="seats:")
+        infos = await self.store.streams(prefix=seats_stream(""))
         recovered = 0
         for info in infos:
-            table_id = info.stream.split(":", 1)[1]
+            table_id = table_of_seats_stream(info.stream)
             if table_id not in self.tables and await self.restore(table_id) is not None:
                 recovered += 1
         return recovered
@@ -269,9 +262,9 @@ class Registry:
         loaded = await asyncio.to_thread(self._read, table_id)
         if loaded is None or table_id in self.tables:
             return self.tables.get(table_id)
-        side, events, commands = loaded
-        table = self._new(TableConfig.from_record(side[0]))
-        table.restore(side, events, commands)
+        stored, events, commands = loaded
+        table = self._new(stored.config)
+        table.restore(stored, events, commands)
         counts = self.book.get(table_id, Counter())
         table.connected.update({s: n for s, n in counts.items() if s != "spectator"})
         table.spectators = counts.get("spectator", 0)
@@ -279,11 +272,11 @@ class Registry:
         log("table_recovered", table=table_id, seq=table.last_seq, status=table.status)
         return table
 
-    def _read(self, table_id: str) -> tuple[list[dict], list[Event], list[dict]] | None:
+    def _read(self, table_id: str) -> tuple[StoredTable, list[Event], list[dict]] | None:
         """A table's three streams (read in a worker thread); None if it needs no recovery."""
         store = self.store.store
-        side = [e.payload for e in store.read(seats_stream(table_id))]
-        if not side or side[0].get("type") != "table_created":
+        stored = read_table(store, table_id)
+        if stored is None:
             log("recovery_skipped", table=table_id, reason="no table_created record")
             return None
         events = [parse_event(e.payload) for e in store.read(table_id)]
@@ -292,7 +285,7 @@ class Registry:
         keep = 4 * self.options.recent_commands
         last = store.last_seq(commands_stream(table_id))
         commands = [e.payload for e in store.read(commands_stream(table_id), max(0, last - keep))]
-        return side, events, commands
+        return stored, events, commands
 
     async def close(self) -> None:
         tables = list(self.tables.values())

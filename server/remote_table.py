@@ -16,15 +16,15 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from archive.reader import Archive
+from archive.tables import TableConfig
 from games.dominoes.commands import Command, PlayTile
-from games.dominoes.events import Event, parse_event
+from games.dominoes.events import Event
 from games.dominoes.tiles import Seat
 from server.bus import Envelope, Handler, Unsubscribe
 from server.fanout import backlog
 from server.mqtt_bus import MqttBus
 from server.seats import token_matches
-from server.table import TableConfig, seats_stream
-from storage import EventStore
 
 Reply = Callable[[int, int], None]
 """Sends the attach reply, given (after_seq, last_seq), before the first event."""
@@ -100,11 +100,11 @@ class FeedGate:
 class RemoteTable:
     """The handle a Session uses for a table another node owns."""
 
-    def __init__(self, table_id: str, owner: str, *, store: EventStore, bus: MqttBus,
+    def __init__(self, table_id: str, owner: str, *, archive: Archive, bus: MqttBus,
                  forward: Forward, tell: Tell) -> None:
         self.table_id = table_id
         self.owner = owner
-        self.store = store
+        self.archive = archive
         self.bus = bus
         self._forward = forward
         self._tell = tell
@@ -115,8 +115,7 @@ class RemoteTable:
     # -- feeds ---------------------------------------------------------------------------
 
     async def history(self, audience: str, after_seq: int) -> list[Envelope]:
-        stored = await asyncio.to_thread(self.store.read, self.table_id, after_seq)
-        events: list[Event] = [parse_event(record.payload) for record in stored]
+        events = await self.archive.events(self.table_id, after_seq)
         return backlog(self.table_id, events, audience, 0)
 
     async def open_feed(self, audience: str, deliver: Handler, after_seq: int,
@@ -137,7 +136,7 @@ class RemoteTable:
 
         try:
             await bus.ensure_subscribed(self.table_id)  # live first, then history: no hole
-            head = await asyncio.to_thread(self.store.last_seq, self.table_id)
+            head = await self.archive.last_seq(self.table_id)
             after = min(after_seq, head)
             gate.last = after
             history = await self.history(audience, max(0, min(after, head - 1)))
@@ -152,26 +151,21 @@ class RemoteTable:
         return detach
 
     async def find_seat(self, token: str) -> Seat | None:
-        stored = await asyncio.to_thread(self.store.read, seats_stream(self.table_id))
-        seat = None
-        for record in stored:  # the latest claim of a seat wins, as in Table.restore
-            data: dict[str, Any] = record.payload
-            if data.get("type") == "seat_claimed" and token_matches(token,
-                                                                    data.get("token_sha256")):
-                seat = data["seat"]
-        return seat
+        stored = await self.archive.table(self.table_id)
+        claims = stored.latest_claims() if stored is not None else {}
+        for seat, claim in claims.items():  # the latest claim of a seat wins, as in restore
+            if token_matches(token, claim.get("token_sha256")):
+                return seat
+        return None
 
     async def table_config(self) -> TableConfig | None:
         """The config record, from the store (the owner holds the table itself)."""
-        stored = await asyncio.to_thread(self.store.read, seats_stream(self.table_id), 0, 1)
-        if not stored or stored[0].payload.get("type") != "table_created":
-            return None
-        return TableConfig.from_record(stored[0].payload)
+        stored = await self.archive.table(self.table_id, config_only=True)
+        return stored.config if stored is not None else None
 
     async def referee_log(self) -> list[Event]:
         """The owner's log as committed to the store (what it had acked by now)."""
-        stored = await asyncio.to_thread(self.store.read, self.table_id)
-        return [parse_event(record.payload) for record in stored]
+        return await self.archive.events(self.table_id)
 
     # -- forwarded commands --------------------------------------------------------------
 

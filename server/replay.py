@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from archive.matches import ArchiveError, UnknownMatch, load_match
 from games.dominoes.audience import view
-from games.dominoes.events import Event, event_to_dict, parse_event
+from games.dominoes.events import Event, event_to_dict
 from games.dominoes.jsonl import LogFormatError, parse_lines
 from games.dominoes.validate import LogProblem, check_log
 from inference import Belief, InconsistentLog, ObserverError
@@ -31,7 +32,6 @@ PERSPECTIVES: tuple[str, ...] = ("S", "W", "N", "E", "spectator", "all")
 MAX_UPLOAD = 2 * 1024 * 1024
 """Largest accepted JSONL upload (bytes)."""
 MAX_MATCH_ID = 64
-LIST_LIMIT = 200
 CACHE_SIZE = 32
 
 Json = dict[str, Any]
@@ -143,39 +143,13 @@ def check_match_id(match_id: str) -> str:
 
 
 def load_events(store: EventStore, match_id: str) -> list[Event]:
-    stored = store.read(check_match_id(match_id))
-    if not stored or stored[0].type != "match_started":
-        raise ReplayError(404, f"no match {match_id!r} here")
+    """A stored match for a replay (blocking); refusals as ReplayError (404, 500)."""
     try:
-        return [parse_event(e.payload) for e in stored]
-    except ValueError as error:
+        return load_match(store, check_match_id(match_id))
+    except UnknownMatch as error:
+        raise ReplayError(404, f"no match {match_id!r} here") from error
+    except ArchiveError as error:
         raise ReplayError(500, f"match {match_id!r} holds an unreadable event") from error
-
-
-def list_matches(store: EventStore, limit: int = LIST_LIMIT) -> list[Json]:
-    """Matches in the store, most recently changed first: id, variant, status, scores."""
-    infos = [s for s in store.streams() if ":" not in s.stream]
-    infos.sort(key=lambda s: s.updated_at, reverse=True)
-    out = []
-    for info in infos[:limit]:
-        first = store.read(info.stream, limit=1)
-        if not first or first[0].type != "match_started":
-            continue
-        last = store.read(info.stream, after_seq=info.last_seq - 1)[0]
-        finished = last.type == "match_ended"
-        scores = last.payload.get("scores") if last.type in ("hand_ended", "match_ended") \
-            else None
-        out.append({
-            "match_id": info.stream,
-            "variant": first[0].payload.get("variant"),
-            "players": first[0].payload.get("players"),
-            "finished": finished,
-            "winner": last.payload.get("winner") if finished else None,
-            "scores": scores,
-            "events": info.last_seq,
-            "updated_at": info.updated_at.isoformat(),
-        })
-    return out
 
 
 _cache: OrderedDict[tuple[str, str], bytes] = OrderedDict()

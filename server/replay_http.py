@@ -14,11 +14,11 @@ import urllib.parse
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from archive.reader import Archive
 from server.http import response
 from server.replay import (
     ReplayError,
     StoreLike,
-    list_matches,
     stored_replay,
     sync_store,
     uploaded_replay,
@@ -55,7 +55,7 @@ async def handle_replay_http(
         if parts == ["matches"]:
             if method != "GET":
                 raise ReplayError(405, "use GET")
-            data = await asyncio.to_thread(list_matches, sync)
+            data = await Archive(sync).listing()
             return _reply(200, json.dumps({"matches": data}).encode())
         if len(parts) == 3 and parts[0] == "matches" and parts[2] == "replay":
             if method != "GET":

@@ -21,16 +21,17 @@ import secrets
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from archive.streams import commands_stream, seats_stream
+from archive.tables import StoredTable, TableConfig
 from games.dominoes.commands import Command, DealHand, StartMatch
 from games.dominoes.errors import RuleViolation, WrongPhase
 from games.dominoes.events import Event, event_to_dict
 from games.dominoes.rules import decide, evolve
 from games.dominoes.state import MatchState
 from games.dominoes.tiles import SEATS, Seat
-from games.dominoes.variants import Scoring
 from server.bots import STAND_IN, SeatBot, get_policy
 from server.bus import Bus, Envelope, Handler, Unsubscribe
 from server.fanout import backlog, publish_events
@@ -57,34 +58,6 @@ class Inference(Protocol):
     """Where beliefs come from: InferencePool (in-process) or RemoteInference (MQTT workers)."""
 
     def attach_table(self, table: Table) -> Mapping[str, BeliefHandle]: ...
-
-
-def seats_stream(table_id: str) -> str:
-    return f"seats:{table_id}"
-
-
-def commands_stream(table_id: str) -> str:
-    return f"commands:{table_id}"
-
-
-@dataclass(frozen=True)
-class TableConfig:
-    """What create_table fixed; the first record of `seats:<table_id>`."""
-
-    table_id: str
-    variant: str
-    target: int = 100
-    scoring: Scoring = "losers"
-    bots: dict[Seat, str] = field(default_factory=dict)
-    advice: bool = False
-
-    def record(self) -> dict[str, Any]:
-        return {"type": "table_created", **asdict(self)}
-
-    @classmethod
-    def from_record(cls, data: dict[str, Any]) -> TableConfig:
-        fields = {k: v for k, v in data.items() if k not in ("type", "seq")}
-        return cls(**fields)
 
 
 @dataclass
@@ -180,14 +153,12 @@ class Table:
         return self.status == "finished"
 
     def restore(
-        self, side: list[dict[str, Any]], events: list[Event], commands: list[dict[str, Any]]
+        self, stored: StoredTable, events: list[Event], commands: list[dict[str, Any]]
     ) -> None:
         """Rebuild from the stored streams (recovery): fold the match, reload seats and ids."""
-        self.side_seq = len(side)
-        for record in side:
-            if record.get("type") == "seat_claimed":
-                claim = SeatRecord(record["name"], None, record["token_sha256"])
-                self.seats[record["seat"]] = claim
+        self.side_seq = 1 + len(stored.records)  # the config record, then the claims
+        for seat, record in stored.latest_claims().items():
+            self.seats[seat] = SeatRecord(record["name"], None, record["token_sha256"])
         for event in events:
             self.state = evolve(self.state, event)
             self.log.append(event)

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from archive.tables import TableConfig
 from games.dominoes.commands import Command
 from games.dominoes.events import Event
 from games.dominoes.tiles import Seat
 from server.bus import Handler, Unsubscribe
-from server.table import TableConfig
 
 Reply = Callable[[int, int], None]
 """Sends the attach reply, given (after_seq, last_seq), before the first event."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from archive.matches import ArchiveError, load_match
 from clients.cli import CommandError
-from clients.match_archive import ArchiveError, load_match
 from clients.store_option import add_db_option, open_store
 from games.dominoes.audience import AUDIENCES, view
 from games.dominoes.jsonl import dump_line

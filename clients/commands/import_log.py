@@ -8,9 +8,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from archive.matches import ArchiveError, check_match, store_checked_match
 from clients.cli import CommandError
 from clients.log_file import read_log
-from clients.match_archive import ArchiveError, check_match, store_checked_match
 from clients.store_option import add_db_option, open_store
 from games.dominoes.validate import LogProblem
 from storage.errors import ConcurrencyConflict

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from clients.match_archive import match_ids, summarize
+from archive.matches import match_ids, summarize
 from clients.store_option import add_db_option, open_store
 
 

@@ -6,8 +6,8 @@ import argparse
 import random
 import time
 
+from archive.matches import save_matches
 from clients.cli import CommandError
-from clients.match_archive import save_matches
 from clients.store_option import add_db_option, open_store
 from games.dominoes.selfplay import heaviest_policy, random_match_events, random_policy
 from games.dominoes.variants import VARIANTS

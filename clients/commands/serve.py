@@ -7,6 +7,7 @@ import asyncio
 import webbrowser
 
 from clients.cli import CommandError
+from clients.store_option import add_db_option
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -15,8 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--db", default="domino-oracle.sqlite3",
-                        help="SQLite file or database URL (default: %(default)s)")
+    add_db_option(parser)
     parser.add_argument("--grace", type=float, default=30.0,
                         help="seconds an absent player may hold up their turn before a bot "
                              "plays for them (default: %(default)s)")

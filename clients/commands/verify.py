@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from archive.matches import ArchiveError, load_match, match_ids
 from clients.log_file import read_log
-from clients.match_archive import ArchiveError, load_match, match_ids
 from clients.store_option import add_db_option, open_store
 from games.dominoes.validate import LogProblem, PublicLogCheck, check_log, check_public_log
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from archive.reader import Archive
 from server.mqtt_bus import MqttBus
 from server.mqtt_link import MqttLink
 from server.remote_table import RemoteTable
@@ -37,7 +38,7 @@ async def test_a_feed_that_fails_to_open_lets_go_of_the_bus(
         bus = MqttBus(link, Topics(prefix))
         store = EventStore(tmp_path / "events.sqlite3")
         store.close()  # every read now fails, as a lost database would
-        remote = RemoteTable("t-remote", "elsewhere", store=store, bus=bus,
+        remote = RemoteTable("t-remote", "elsewhere", archive=Archive(store), bus=bus,
                              forward=_no_forward, tell=_no_tell)
         for _ in range(3):
             with pytest.raises(StoreClosed):

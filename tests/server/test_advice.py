@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from clients.match_archive import save_match
+from archive.matches import save_match
 from clients.python import DominoClient, SeatView, ServerError
 from games.dominoes.audience import view as redact
 from games.dominoes.events import event_to_dict

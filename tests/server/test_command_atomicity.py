@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from archive.streams import commands_stream
 from games.dominoes.commands import PlayTile
 from games.dominoes.rules import legal_moves
 from server.app import DominoServer
 from server.protocol import ProtocolError
-from server.table import Table, commands_stream
+from server.table import Table
 from tests.server.helpers import wait_for
 
 

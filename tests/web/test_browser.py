@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from clients.match_archive import load_match
+from archive.matches import load_match
 from games.dominoes.audience import view
 from games.dominoes.jsonl import dump_lines
 from inference import Belief

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from clients.match_archive import save_match
+from archive.matches import save_match
 from games.dominoes.audience import view
 from games.dominoes.jsonl import dump_lines
 from games.dominoes.selfplay import random_match_events

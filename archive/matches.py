@@ -1,25 +1,29 @@
 """Matches in the event store: one stream per match, named by its match id.
 
 The store knows nothing of dominoes; this is where typed game events meet stored JSON.
+Loading and listing live here once, for the tools and the replay routes alike.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import ValidationError
 
+from archive.streams import SIDE_STREAM_MARK, is_match_stream
 from games.dominoes.events import Event, event_to_dict, parse_event
 from games.dominoes.validate import check_log
 from storage.store import EventStore
 
-SIDE_STREAM_MARK = ":"
-"""Streams with a ':' are side records (e.g. 'seats:<table>'), never matches."""
-
 
 class ArchiveError(Exception):
     """A stored or imported match that is unusable, with the reason for a person."""
+
+
+class UnknownMatch(ArchiveError):
+    """No match by that id in the store (as opposed to one that is there but unreadable)."""
 
 
 @dataclass(frozen=True)
@@ -34,11 +38,11 @@ class MatchSummary:
 def load_match(store: EventStore, match_id: str, upto_seq: int | None = None) -> list[Event]:
     """The match's events as typed events (the referee's view), up to `upto_seq` if given."""
     stored = store.read(match_id, limit=upto_seq)
-    if not stored:
-        raise ArchiveError(f"no match {match_id!r} in this store")
+    if not stored or stored[0].type != "match_started":
+        raise UnknownMatch(f"no match {match_id!r} in this store")
     try:
         return [parse_event(e.payload) for e in stored]
-    except ValidationError as error:
+    except (ValidationError, ValueError) as error:
         raise ArchiveError(f"match {match_id!r} holds an unreadable event: {error}") from error
 
 
@@ -80,7 +84,34 @@ def _match_id(events: Sequence[Event]) -> str:
 
 
 def match_ids(store: EventStore) -> list[str]:
-    return [s.stream for s in store.streams() if SIDE_STREAM_MARK not in s.stream]
+    return [s.stream for s in store.streams() if is_match_stream(s.stream)]
+
+
+def list_matches(store: EventStore, limit: int = 200) -> list[dict[str, Any]]:
+    """Matches in the store, most recently changed first: id, variant, players, status,
+    scores (JSON-able, for the replay picker)."""
+    infos = [s for s in store.streams() if is_match_stream(s.stream)]
+    infos.sort(key=lambda s: s.updated_at, reverse=True)
+    out = []
+    for info in infos[:limit]:
+        first = store.read(info.stream, limit=1)
+        if not first or first[0].type != "match_started":
+            continue
+        last = store.read(info.stream, after_seq=info.last_seq - 1)[0]
+        finished = last.type == "match_ended"
+        scores = last.payload.get("scores") if last.type in ("hand_ended", "match_ended") \
+            else None
+        out.append({
+            "match_id": info.stream,
+            "variant": first[0].payload.get("variant"),
+            "players": first[0].payload.get("players"),
+            "finished": finished,
+            "winner": last.payload.get("winner") if finished else None,
+            "scores": scores,
+            "events": info.last_seq,
+            "updated_at": info.updated_at.isoformat(),
+        })
+    return out
 
 
 def summarize(store: EventStore, match_id: str) -> MatchSummary:
