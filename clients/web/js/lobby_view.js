@@ -1,7 +1,9 @@
 // The lobby: open tables (join a free seat or watch), and a new table with bots in chosen seats.
+// The variants come from the game renderers (js/games/): the protocol has no message that lists
+// the server's variants yet. Each variant names its seats; the form shows one row per seat.
 
 import { Connection } from "./conn.js";
-import { SEATS, SEAT_NAMES } from "./game.js";
+import { DEFAULT_GAME, allRenderers, gameOf } from "./games/registry.js";
 import { getItem, setItem } from "./store.js";
 import { esc, setConn, toast } from "./ui.js";
 
@@ -9,22 +11,31 @@ import { esc, setConn, toast } from "./ui.js";
 const BOTS = [["greedy", "greedy"], ["random", "random"], ["pimc", "pimc (strong, slower)"]];
 
 export function lobbyView(root) {
+  const renderers = allRenderers();
+  const byGame = new Map(renderers.map((r) => [r.game, r]));
+  // every game's variants: {name, label, seats, seatsNote, renderer}
+  const variants = renderers.flatMap((r) => r.variants.map((v) => ({ ...v, renderer: r })));
+  const variantNamed = (name) => variants.find((v) => v.name === name) || variants[0];
+  const several = renderers.length > 1;
   const name = getItem("domino-oracle:name") || "";
-  const seatRow = (s) =>
-    `<label class="seat-choice">${SEAT_NAMES[s]} <select name="seat-${s}" data-seat="${s}">` +
-    `<option value="me"${s === "S" ? " selected" : ""}>me</option><option value="open">open seat</option>` +
-    BOTS.map(([b, label]) => `<option value="bot:${b}"${s !== "S" && b === "greedy" ? " selected" : ""}>bot: ${label}</option>`).join("") +
+
+  const seatRow = (renderer, s, i) =>
+    `<label class="seat-choice">${renderer.seatName(s)} <select name="seat-${s}" data-seat="${s}">` +
+    `<option value="me"${i === 0 ? " selected" : ""}>me</option><option value="open">open seat</option>` +
+    BOTS.map(([b, label]) => `<option value="bot:${b}"${i !== 0 && b === "greedy" ? " selected" : ""}>bot: ${label}</option>`).join("") +
     `</select></label>`;
+  const seatsHtml = (v) => `<legend>Seats (${esc(v.seatsNote)})</legend>${v.seats.map((s, i) => seatRow(v.renderer, s, i)).join("")}`;
+  const option = (v) => `<option value="${esc(v.name)}">${several ? `${esc(v.renderer.title)}: ` : ""}${esc(v.label)}</option>`;
+
   root.innerHTML =
-    `<div class="lobby"><section class="card"><h1>Play partnership dominoes</h1>` +
+    `<div class="lobby"><section class="card"><h1>Play dominoes</h1>` +
     `<p class="muted">Every player sees, live, the exact probability that each other player holds each tile.</p>` +
     `<label>Your name <input id="name" maxlength="40" value="${esc(name)}" placeholder="Guest" autocomplete="nickname"></label>` +
     `<form id="create" class="create"><h2>New table</h2>` +
-    `<div class="row"><label>Variant <select name="variant"><option value="partnership-6">double-six (7 each)</option>` +
-    `<option value="partnership-9">double-nine (10 each, 15 face down)</option></select></label>` +
+    `<div class="row"><label>Variant <select name="variant">${variants.map(option).join("")}</select></label>` +
     `<label>Target <input name="target" type="number" min="1" max="10000" value="100"></label>` +
     `<label>Scoring <select name="scoring"><option value="losers">losers' pips</option><option value="all">all pips</option></select></label></div>` +
-    `<fieldset class="row"><legend>Seats (S and N against W and E)</legend>${SEATS.map(seatRow).join("")}</fieldset>` +
+    `<fieldset class="row" id="seats">${seatsHtml(variants[0])}</fieldset>` +
     `<label class="check"><input type="checkbox" name="advice" checked> Move advice for seated players ` +
     `<span class="muted">(an optimistic, perfect-information estimate of each legal move; everyone at the table may ask)</span></label>` +
     `<button type="submit" class="primary">Create table</button></form></section>` +
@@ -33,7 +44,21 @@ export function lobbyView(root) {
 
   const tablesEl = root.querySelector("#tables");
   const nameEl = root.querySelector("#name");
+  const form = root.querySelector("#create");
+  const seatsEl = root.querySelector("#seats");
   nameEl.addEventListener("change", () => setItem("domino-oracle:name", nameEl.value.trim()));
+  // one row per seat of the chosen variant (four, or two for block-2 / draw-2)
+  form.elements.variant.addEventListener("change", () => {
+    seatsEl.innerHTML = seatsHtml(variantNamed(form.elements.variant.value));
+  });
+
+  // A table's seats in its game's order (the variant's, when this page knows it).
+  function seatsOf(t) {
+    const renderer = byGame.get(gameOf(t));
+    const known = renderer && renderer.variants.find((v) => v.name === t.variant);
+    const order = known ? known.seats : renderer ? renderer.seats : [];
+    return [...order.filter((s) => s in t.seats), ...Object.keys(t.seats).filter((s) => !order.includes(s))];
+  }
 
   function renderTables(tables) {
     if (!tables.length) {
@@ -42,16 +67,17 @@ export function lobbyView(root) {
     }
     tablesEl.innerHTML = `<table class="tables"><thead><tr><th>Table</th><th>Variant</th><th>Seats</th><th>Status</th><th>Spectators</th><th></th></tr></thead><tbody>` +
       tables.map((t) => {
-        const seats = SEATS.map((s) => {
+        const game = t.game ? `&game=${encodeURIComponent(t.game)}` : "";
+        const seats = seatsOf(t).map((s) => {
           const who = t.seats[s];
           return who
-            ? `<span class="seat-tag">${s}: ${esc(who)}</span>`
-            : `<a class="button small" href="#table=${encodeURIComponent(t.table_id)}&seat=${s}" data-join="${s}">Join ${s}</a>`;
+            ? `<span class="seat-tag">${esc(s)}: ${esc(who)}</span>`
+            : `<a class="button small" href="#table=${encodeURIComponent(t.table_id)}&seat=${encodeURIComponent(s)}${game}" data-join="${esc(s)}">Join ${esc(s)}</a>`;
         }).join(" ");
         return `<tr data-table="${esc(t.table_id)}"><td data-label="Table"><code>${esc(t.table_id)}</code></td>` +
           `<td data-label="Variant">${esc(t.variant)}</td><td class="seats" data-label="Seats">${seats}</td>` +
           `<td data-label="Status">${esc(t.status)}</td><td data-label="Spectators">${t.spectators}</td>` +
-          `<td class="go"><a class="button small" href="#watch=${encodeURIComponent(t.table_id)}">Watch</a></td></tr>`;
+          `<td class="go"><a class="button small" href="#watch=${encodeURIComponent(t.table_id)}${game}">Watch</a></td></tr>`;
       }).join("") + `</tbody></table>`;
   }
 
@@ -68,23 +94,25 @@ export function lobbyView(root) {
   const timer = setInterval(() => conn.isOpen && refresh(), 4000);
   root.querySelector("#refresh").addEventListener("click", refresh);
 
-  root.querySelector("#create").addEventListener("submit", async (e) => {
+  form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const form = new FormData(e.target);
+    const data = new FormData(e.target);
+    const variant = variantNamed(data.get("variant"));
     const bots = {};
     let mine = null;
-    for (const s of SEATS) {
-      const v = form.get(`seat-${s}`);
+    for (const s of variant.seats) {
+      const v = data.get(`seat-${s}`);
       if (v.startsWith("bot:")) bots[s] = v.slice(4);
       if (v === "me" && !mine) mine = s;
     }
     setItem("domino-oracle:name", nameEl.value.trim());
     try {
       const r = await conn.request({
-        type: "create_table", variant: form.get("variant"), target: Number(form.get("target")) || 100,
-        scoring: form.get("scoring"), bots, advice: form.get("advice") === "on",
+        type: "create_table", variant: variant.name, target: Number(data.get("target")) || 100,
+        scoring: data.get("scoring"), bots, advice: data.get("advice") === "on",
       });
-      location.hash = mine ? `table=${r.table_id}&seat=${mine}` : `watch=${r.table_id}`;
+      const game = variant.renderer.game === DEFAULT_GAME ? "" : `&game=${encodeURIComponent(variant.renderer.game)}`;
+      location.hash = (mine ? `table=${r.table_id}&seat=${mine}` : `watch=${r.table_id}`) + game;
     } catch (err) {
       toast(`${err.code}: ${err.message}`);
     }

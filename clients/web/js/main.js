@@ -1,5 +1,6 @@
 // The router: #table=ID&seat=S (play), #watch=ID (spectate), #replay[=ID&perspective=P&step=N]
-// (replays), anything else the lobby. Each view returns its own clean-up.
+// (replays), anything else the lobby; `&game=NAME` picks a game's renderer (js/games/index.js)
+// where the table's own record does not say. Each view returns its own clean-up.
 
 import { lobbyView } from "./lobby_view.js";
 import { replayView } from "./replay_view.js";
@@ -14,15 +15,13 @@ function route() {
   const root = document.getElementById("app");
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   document.getElementById("conn").textContent = "";
+  const game = params.get("game"); // optional: the renderer to use (js/games/index.js)
   if (params.has("table")) {
+    // the game's renderer checks the seat
     const seat = (params.get("seat") || "S").toUpperCase();
-    if (!["S", "W", "N", "E"].includes(seat)) {
-      root.textContent = `Unknown seat ${seat}: use S, W, N or E.`;
-      return;
-    }
-    dispose = tableView(root, { tableId: params.get("table"), seat });
+    dispose = tableView(root, { tableId: params.get("table"), seat, game });
   } else if (params.has("watch")) {
-    dispose = tableView(root, { tableId: params.get("watch"), seat: null });
+    dispose = tableView(root, { tableId: params.get("watch"), seat: null, game });
   } else if (params.has("replay") || location.hash === "#replay") {
     dispose = replayView(root, params);
   } else {

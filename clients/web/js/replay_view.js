@@ -1,17 +1,18 @@
 // The replay viewer: a stored match by id (or an uploaded JSONL log) from any perspective,
-// stepped or scrubbed, with the overlay and the timeline at every step.
+// stepped or scrubbed, with the overlay and the timeline at every step. The match's game
+// (its first event's `game`) picks the renderer that folds and draws each step.
 
-import { renderBoard } from "./board.js";
-import { SEAT_NAMES, fold } from "./game.js";
-import { attachHover, renderOverlay } from "./overlay.js";
-import { ADVICE_LABEL, adviceLine, overlayHolders, playedUpTo } from "./table_view.js";
+import { allRenderers, gameOf, rendererFor } from "./games/registry.js";
 import { getItem, setItem } from "./store.js";
-import { esc, toast } from "./ui.js";
+import { ADVICE_LABEL, esc, toast } from "./ui.js";
 
-const PERSPECTIVES = [
-  ["S", "South"], ["W", "West"], ["N", "North"], ["E", "East"],
-  ["spectator", "Spectator"], ["all", "All hands open"],
-];
+// The perspectives a match offers: each seat (by the renderer's names), a spectator, all open.
+function perspectives(seats, seatName) {
+  return [...seats.map((s) => [s, seatName(s)]), ["spectator", "Spectator"], ["all", "All hands open"]];
+}
+
+const optionsHtml = (list, chosen) =>
+  list.map(([v, l]) => `<option value="${esc(v)}"${v === chosen ? " selected" : ""}>${esc(l)}</option>`).join("");
 
 let upload = null; // {text, name}: the last uploaded log, kept for perspective changes
 
@@ -69,24 +70,21 @@ function uploadLog(text, perspective) {
   });
 }
 
-export function describe(ev) {
-  switch (ev.type) {
-    case "match_started": return `match ${ev.match_id} starts (${ev.variant}, to ${ev.target})`;
-    case "hand_started": return `hand ${ev.hand} starts, ${ev.leader} leads`;
-    case "hand_dealt": return `${ev.seat} is dealt ${ev.tiles ? ev.tiles.join(" ") : "(hidden)"}`;
-    case "tile_played": return `${ev.seat} plays ${ev.tile}${ev.end ? ` on the ${ev.end}` : ""}`;
-    case "passed": return `${ev.seat} passes`;
-    case "hand_ended": return `hand ${ev.hand} ends (${ev.reason}): ${ev.winner || "nobody"} scores ${ev.points}`;
-    case "match_ended": return `match over: ${ev.winner} wins`;
-    default: return ev.type;
-  }
-}
+// A match's scores by side: "NS 100 · EW 40", "S 12 · N 77".
+const scoresText = (scores) =>
+  scores ? Object.entries(scores).map(([side, n]) => `${esc(side)} ${n}`).join(" · ") : "—";
 
 function pickerView(root, params) {
+  const renderers = allRenderers();
+  let disposed = false; // the list may arrive after the person has moved on to a replay
+  // an upload's game is known only once read: offer every seat of every game
+  const seats = [...new Set(renderers.flatMap((r) => r.seats))];
+  const seatName = (s) => (renderers.find((r) => r.seats.includes(s)) || { seatName: String }).seatName(s);
+  const choices = perspectives(seats, seatName);
   root.innerHTML =
     `<div class="lobby"><section class="card"><h1>Replays</h1>` +
     `<form id="upload" class="row"><label>Upload a JSONL log <input type="file" id="file" accept=".jsonl,.json,.txt,application/json"></label>` +
-    `<label>Perspective <select id="upersp">${PERSPECTIVES.map(([v, l]) => `<option value="${v}"${v === "spectator" ? " selected" : ""}>${l}</option>`).join("")}</select></label>` +
+    `<label>Perspective <select id="upersp">${optionsHtml(choices, "spectator")}</select></label>` +
     `<button type="submit">Open</button></form>` +
     `<form id="byid" class="row"><label>Match id <input id="mid" maxlength="64" required></label><button type="submit">Open</button></form></section>` +
     `<section class="card"><h2>Stored matches</h2><div id="matches"><p class="muted">Loading…</p></div></section></div>`;
@@ -102,15 +100,14 @@ function pickerView(root, params) {
     upload = { text: await file.text(), name: file.name };
     location.hash = `replay=upload&perspective=${root.querySelector("#upersp").value}`;
   });
-  let disposed = false; // the list may arrive after the person has moved on to a replay
   getJson("/api/matches").then(({ matches }) => {
     const el = root.querySelector("#matches");
     if (disposed || !el) return;
     if (!matches.length) return void (el.innerHTML = `<p class="muted">No matches stored yet.</p>`);
-    el.innerHTML = `<table class="tables"><thead><tr><th>Match</th><th>Variant</th><th>Status</th><th>NS–EW</th><th>Events</th><th></th></tr></thead><tbody>` +
+    el.innerHTML = `<table class="tables"><thead><tr><th>Match</th><th>Variant</th><th>Status</th><th>Scores</th><th>Events</th><th></th></tr></thead><tbody>` +
       matches.map((m) => `<tr><td data-label="Match"><code>${esc(m.match_id)}</code></td><td data-label="Variant">${esc(m.variant)}</td>` +
         `<td data-label="Status">${m.finished ? `finished, ${esc(m.winner)} won` : "in play"}</td>` +
-        `<td data-label="NS–EW">${m.scores ? `${m.scores.NS}–${m.scores.EW}` : "0–0"}</td><td data-label="Events">${m.events}</td>` +
+        `<td data-label="Scores">${scoresText(m.scores)}</td><td data-label="Events">${m.events}</td>` +
         `<td class="go"><a class="button small" href="#replay=${encodeURIComponent(m.match_id)}&perspective=${m.finished ? "S" : "spectator"}">Replay</a></td></tr>`).join("") +
       `</tbody></table>`;
   }).catch((err) => {
@@ -127,6 +124,7 @@ export function replayView(root, params) {
   let perspective = params.get("perspective") || "spectator";
   let step = parseStep(params.get("step"));
   let data = null;
+  let renderer = null; // the match's game's, once its events are here
   let timer = null;
   let disposed = false;
   let overlayOn = getItem("domino-oracle:overlay") !== "off";
@@ -135,7 +133,7 @@ export function replayView(root, params) {
 
   root.innerHTML =
     `<div class="replay"><div class="table-head"><h1>Replay <code>${esc(id === "upload" && upload ? upload.name : id)}</code></h1>` +
-    `<label>Perspective <select id="persp">${PERSPECTIVES.map(([v, l]) => `<option value="${v}"${v === perspective ? " selected" : ""}>${l}</option>`).join("")}</select></label>` +
+    `<label>Perspective <select id="persp">${optionsHtml(perspectives(perspective === "spectator" || perspective === "all" ? [] : [perspective], String), perspective)}</select></label>` +
     `<a href="#replay">All replays</a></div>` +
     `<p id="in-play" class="muted" hidden>This match is still in play: only the spectator perspective is ` +
     `available until it ends (the others would show hands still hidden).</p>` +
@@ -158,7 +156,7 @@ export function replayView(root, params) {
   const perspSel = root.querySelector("#persp");
   const advisorEl = root.querySelector("#advisor");
   const inPlayEl = root.querySelector("#in-play");
-  attachHover(overlayEl);
+  let hoverAttached = false;
 
   // The advisor on the move just shown: GET /api/matches/{id}/advice?seq=N (finished matches).
   const adviceCache = new Map();
@@ -175,7 +173,7 @@ export function replayView(root, params) {
     clearTimeout(adviceTimer);
     adviceWanted = 0;
     app.advice = null;
-    if (!advisorOn || !data || !last || last.type !== "tile_played") {
+    if (!advisorOn || !data || !last || !renderer.isPlay(last)) {
       advisorEl.hidden = true;
       advisorEl.innerHTML = "";
       return;
@@ -186,7 +184,7 @@ export function replayView(root, params) {
     adviceWanted = seq;
     if (adviceCache.has(seq)) return renderAdvisor(adviceCache.get(seq));
     if (timer) return advisorNote("Pause to see the advisor's ranking of this move.");
-    advisorNote(`Advisor: ranking ${SEAT_NAMES[last.seat]}'s legal moves before seq ${seq}…`);
+    advisorNote(`Advisor: ranking ${renderer.seatName(last.seat)}'s legal moves before seq ${seq}…`);
     adviceTimer = setTimeout(() => fetchAdvice(seq, 0), 200);
   }
 
@@ -205,14 +203,14 @@ export function replayView(root, params) {
 
   function renderAdvisor(r) {
     app.advice = r;
-    const who = SEAT_NAMES[r.seat];
+    const who = renderer.seatName(r.seat);
     const n = r.moves.length;
     const verdict = r.rank === 1 ? `${who} played the advisor's best move${n === 1 ? " (the only one)" : ""}.`
       : r.rank ? `${who}'s move ranks <b>${r.rank} of ${n}</b>.` : `${who}'s move is not among them.`;
     const items = r.moves.map((m, i) => {
       const played = i + 1 === r.rank;
       return `<li class="${i === 0 ? "best" : ""}${played ? " played" : ""}" data-tile="${esc(m.tile)}" data-end="${m.end || ""}">` +
-        `${adviceLine(m, i)}${played ? `<span class="you-played">played</span>` : ""}</li>`;
+        `${renderer.adviceLine(m, i, app.state)}${played ? `<span class="you-played">played</span>` : ""}</li>`;
     }).join("");
     advisorEl.hidden = false;
     advisorEl.dataset.seq = r.seq;
@@ -230,38 +228,26 @@ export function replayView(root, params) {
   }
 
   function show(k) {
-    if (!data) return;
+    if (!data || !renderer) return;
     const n = data.events.length;
     step = Number.isFinite(k) ? Math.max(0, Math.min(n, Math.trunc(k))) : 0;
     app.step = step;
     scrub.value = String(step);
     const events = data.events.slice(0, step);
-    const state = (app.state = fold(events));
-    const seat = ["S", "W", "N", "E"].includes(perspective) ? perspective : null;
-    renderBoard(boardEl, state, { me: seat, bottom: seat || "S", reveal: perspective === "all", replay: true });
+    let state = renderer.newState();
+    for (const ev of events) state = renderer.apply(state, ev);
+    app.state = state;
     const last = events[step - 1];
-    where.textContent = step ? `Step ${step} of ${n} · seq ${last.seq}: ${describe(last)}` : `Step 0 of ${n}: before the first event`;
+    where.textContent = step ? `Step ${step} of ${n} · seq ${last.seq}: ${renderer.describe(last)}` : `Step 0 of ${n}: before the first event`;
     updateAdvisor(last);
     const belief = (app.belief = perspective !== "all" && step ? data.beliefs[step - 1] : null);
+    const earlier = belief ? data.beliefs.slice(0, step) : [];
+    // the uncertainty timeline: the live beliefs of this hand so far
+    const timeline = earlier
+      .filter((b) => b.hand === belief.hand && b.status === "live" && typeof b.entropy_bits === "number")
+      .map((b) => ({ seq: b.seq, bits: b.entropy_bits }));
+    renderer.renderReplayStep({ boardEl, overlayEl, state, perspective, belief, earlier, timeline, overlayOn });
     if (overlayOn) {
-      const h = state.hand;
-      const sameHand = belief && h && belief.hand === h.number;
-      const played = sameHand ? playedUpTo(state, belief.seq) : new Map();
-      const dealt = seat && h && h.dealtTiles[seat] ? h.dealtTiles[seat] : [];
-      const timeline = [];
-      if (belief) {
-        for (let i = 0; i < step; i++) {
-          const b = data.beliefs[i];
-          if (b.hand === belief.hand && b.status === "live" && typeof b.entropy_bits === "number") {
-            timeline.push({ seq: b.seq, bits: b.entropy_bits });
-          }
-        }
-      }
-      renderOverlay(overlayEl, {
-        belief, maxPip: state.maxPip, holders: perspective === "all" ? [] : overlayHolders(state, seat),
-        mine: new Set(dealt.filter((t) => !played.has(t))), played, names: state.players, timeline,
-        note: perspective === "all" ? "All hands open: nothing is hidden, so there is nothing to infer." : "",
-      });
       overlayEl.dataset.seq = belief ? belief.seq : 0;
       overlayEl.dataset.observer = perspective;
     }
@@ -290,7 +276,17 @@ export function replayView(root, params) {
       return;
     }
     if (disposed) return;
+    const game = gameOf(data.events[0]);
+    renderer = rendererFor(game);
+    if (!renderer) {
+      where.innerHTML = `<span class="error" role="alert">This page cannot show the game ${esc(game)} yet.</span>`;
+      return;
+    }
+    if (!hoverAttached) renderer.attachOverlay(overlayEl);
+    hoverAttached = true;
     app.data = data;
+    const seats = renderer.seatsOfState(renderer.apply(renderer.newState(), data.events[0] || {}));
+    perspSel.innerHTML = optionsHtml(perspectives(seats, renderer.seatName), perspective);
     inPlay(!data.finished);
     scrub.max = String(data.events.length);
     show(step == null ? Math.min(data.events.length, firstMove(data.events)) : step);
@@ -301,8 +297,9 @@ export function replayView(root, params) {
     inPlayEl.hidden = !yes;
   }
 
+  // just after the first play: the renderer knows which events are plays
   const firstMove = (events) => {
-    const i = events.findIndex((e) => e.type === "tile_played");
+    const i = events.findIndex((e) => renderer.isPlay(e));
     return i < 0 ? events.length : i + 1;
   };
 

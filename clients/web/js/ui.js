@@ -1,4 +1,4 @@
-// Small shared pieces of page chrome: the connection badge and toast messages.
+// Small shared pieces of page chrome: the connection badge, toast messages, the tooltip.
 
 const LABELS = {
   connecting: "connecting…",
@@ -26,5 +26,23 @@ export function toast(text, kind = "error") {
   setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);
 }
 
+// What the advisor's figures are (the server's `advice.label`): said wherever they show.
+export const ADVICE_LABEL = "optimistic estimate (perfect-information)";
+
 export const esc = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+// The page's one tooltip (#tip): `text` under the element box `rect`.
+export function showTip(text, rect) {
+  const tip = document.getElementById("tip");
+  if (!tip) return;
+  tip.textContent = text;
+  tip.hidden = false;
+  tip.style.left = `${Math.max(4, Math.min(window.innerWidth - 260, rect.left + window.scrollX))}px`;
+  tip.style.top = `${rect.bottom + window.scrollY + 6}px`;
+}
+
+export function hideTip() {
+  const tip = document.getElementById("tip");
+  if (tip) tip.hidden = true;
+}

@@ -1,12 +1,31 @@
 // The oracle overlay: per hidden holder, the domino triangle shaded by probability; the facts;
 // the uncertainty timeline. Rendering is timed into window.__metrics: `overlay` (ms per update,
 // a new belief on the same grids) and `overlayBuilds` (ms per build of the grids).
+// The holders are those the belief names (the keys of its `marginals`), not a fixed list.
 
-import { SEAT_NAMES } from "./game.js";
+import { dealsText, timeline } from "../../timeline.js";
+import { esc, hideTip, showTip } from "../../ui.js";
+import { SEAT_NAMES, poolName, seatsFrom } from "./variants.js";
 
 const metrics = (window.__metrics = window.__metrics || { overlay: [] });
 
-export const HOLDER_NAMES = { ...SEAT_NAMES, pool: "Face-down pool" };
+// A holder's name: a seat's, the undealt tiles' for this variant, else the name as sent.
+export function holderName(holder, variant) {
+  if (SEAT_NAMES[holder]) return SEAT_NAMES[holder];
+  return holder === "pool" ? poolName(variant) : holder;
+}
+
+// The holders to draw for `belief`, as seen from `me` (null: a spectator): the ones the belief
+// names, seats in turn order after `me`, then any other holder in the belief's order. A belief
+// outside a live hand names none: then the last ones shown stay (`previous`), or before any,
+// the other seats of the variant.
+export function overlayHolders(variant, belief, me, previous) {
+  const named = belief && belief.marginals ? Object.keys(belief.marginals) : [];
+  if (!named.length) return previous && previous.length ? previous : variant.seats.filter((s) => s !== me);
+  const order = me ? seatsFrom(variant, me).slice(1) : variant.seats;
+  const seats = order.filter((s) => named.includes(s));
+  return [...seats, ...named.filter((h) => !seats.includes(h))];
+}
 
 export function pct(p) {
   if (p === 0) return "0";
@@ -15,8 +34,6 @@ export function pct(p) {
   if (p > 0.995) return ">99";
   return String(Math.round(p * 100));
 }
-
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
 // What one cell shows: its classes, text, and (for a hidden tile) p and its shade.
 function cellState(tile, holder, ctx) {
@@ -76,38 +93,10 @@ function triangle(holder, ctx, stop) {
   return html + "</div>";
 }
 
-function timeline(points) {
-  const W = 280, H = 90, L = 30, B = 16, T = 8, R = 8;
-  const vals = points.filter((p) => typeof p.bits === "number");
-  if (!vals.length) return `<p class="muted">No hand in play yet.</p>`;
-  const max = Math.max(1, ...vals.map((p) => p.bits));
-  const xs = (i) => L + (vals.length === 1 ? 0 : (i * (W - L - R)) / (vals.length - 1));
-  const ys = (b) => T + (H - T - B) * (1 - b / max);
-  const pts = vals.map((p, i) => `${xs(i).toFixed(1)},${ys(p.bits).toFixed(1)}`).join(" ");
-  const last = vals[vals.length - 1];
-  const dots = vals.map((p, i) => `<circle cx="${xs(i).toFixed(1)}" cy="${ys(p.bits).toFixed(1)}" r="2.5"><title>seq ${p.seq}: ${p.bits.toFixed(2)} bits</title></circle>`).join("");
-  return `<svg class="timeline-svg" viewBox="0 0 ${W} ${H}" role="img" ` +
-    `aria-label="log2 of consistent deals per move: from ${vals[0].bits.toFixed(1)} to ${last.bits.toFixed(1)} bits">` +
-    `<line class="axis" x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}"/>` +
-    `<line class="axis" x1="${L}" y1="${T}" x2="${L}" y2="${H - B}"/>` +
-    `<text x="${L - 4}" y="${T + 8}" text-anchor="end">${max.toFixed(0)}</text>` +
-    `<text x="${L - 4}" y="${H - B}" text-anchor="end">0</text>` +
-    `<text x="${W - R}" y="${H - 3}" text-anchor="end">moves →</text>` +
-    `<polyline points="${pts}"/>${dots}</svg>`;
-}
-
-function dealsText(belief) {
-  if (!belief || belief.consistent_deals == null) return "";
-  const d = belief.consistent_deals;
-  const bits = typeof belief.entropy_bits === "number" ? belief.entropy_bits.toFixed(2) : "?";
-  const grouped = String(d).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${grouped} consistent deals · log₂ = ${bits} bits`;
-}
-
 function cardHead(holder, ctx, remaining) {
-  const name = holder === "pool" ? "" : (ctx.names && ctx.names[holder]) || "";
+  const name = (SEAT_NAMES[holder] && ctx.names && ctx.names[holder]) || "";
   const count = remaining[holder];
-  return `${HOLDER_NAMES[holder]}` +
+  return `${holderName(holder, ctx.variant)}` +
     `${name ? ` <span class="muted">${esc(name)}</span>` : ""}` +
     `${count != null ? ` <span class="count">${count} tiles</span>` : ""}`;
 }
@@ -127,7 +116,7 @@ function sideHtml(belief, ctx) {
     `<section class="timeline"><h3>Uncertainty this hand</h3>${timeline(ctx.timeline || [])}</section>` +
     `<p class="legend"><span class="sw" style="background:rgba(29,78,216,.15)"></span>unlikely ` +
     `<span class="sw" style="background:rgba(29,78,216,.9)"></span>likely · ` +
-    `<b>you</b> your tile · <b>S/W/N/E</b> played by</p>`;
+    `<b>you</b> your tile · <b>${ctx.variant.seats.join("/")}</b> played by</p>`;
 }
 
 function buildOverlay(el, ctx, full, remaining) {
@@ -161,8 +150,8 @@ function updateOverlay(el, ctx, full, remaining) {
   setHtml(el.querySelector(".ov-side"), sideHtml(ctx.belief, ctx));
 }
 
-// ctx: {belief, maxPip, holders, mine:Set, played:Map(tile->seat), names, timeline:[{seq,bits}],
-//       revealed?: {holder: Set}, note?: string}
+// ctx: {belief, variant, maxPip, holders, mine:Set, played:Map(tile->seat), names,
+//       timeline:[{seq,bits}], revealed?: {holder: Set}, note?: string}
 export function renderOverlay(el, ctx) {
   void el.offsetHeight; // flush layout owed by earlier changes (the board), not timed here
   const t0 = performance.now();
@@ -199,9 +188,8 @@ function neighbour(c, key, maxPip) {
 
 // Hovering (or focusing) a cell shows the tile's split across holders.
 export function attachHover(el) {
-  const tip = document.getElementById("tip");
   const clear = () => {
-    tip.hidden = true;
+    hideTip();
     el.querySelectorAll(".c.hl").forEach((c) => c.classList.remove("hl"));
   };
   const show = (c) => {
@@ -211,18 +199,14 @@ export function attachHover(el) {
     el.querySelectorAll(`.c[data-tile="${tile}"]`).forEach((x) => x.classList.add("hl"));
     let text;
     if (ctx.mine.has(tile)) text = `${tile}: in your hand`;
-    else if (ctx.played.has(tile)) text = `${tile}: played by ${HOLDER_NAMES[ctx.played.get(tile)]}`;
+    else if (ctx.played.has(tile)) text = `${tile}: played by ${holderName(ctx.played.get(tile), ctx.variant)}`;
     else {
       const parts = ctx.holders
         .filter((h) => ctx.marginals[h] && ctx.marginals[h][tile] !== undefined)
-        .map((h) => `${HOLDER_NAMES[h]} ${(ctx.marginals[h][tile] * 100).toFixed(1)}%`);
+        .map((h) => `${holderName(h, ctx.variant)} ${(ctx.marginals[h][tile] * 100).toFixed(1)}%`);
       text = parts.length ? `${tile}: ${parts.join(" · ")}` : `${tile}: nothing hidden`;
     }
-    tip.textContent = text;
-    tip.hidden = false;
-    const r = c.getBoundingClientRect();
-    tip.style.left = `${Math.max(4, Math.min(window.innerWidth - 260, r.left + window.scrollX))}px`;
-    tip.style.top = `${r.bottom + window.scrollY + 6}px`;
+    showTip(text, c.getBoundingClientRect());
   };
   el._refreshFocused = () => {
     const f = el.contains(document.activeElement) && document.activeElement.closest(".c[data-tile]");
@@ -260,4 +244,24 @@ export function attachHover(el) {
     const next = neighbour(c, e.key, el._ctx.maxPip);
     if (next) next.focus();
   });
+}
+
+// The overlay of `state` for observer `me` (null: a spectator) at `belief`: played tiles and
+// the observer's own tiles as the belief's seq knew them, so every cell is the belief's own
+// number even while a newer event is already on the board. Returns the holders drawn.
+// extra: {previous (holders last drawn), timeline, note, hideGrids}
+export function renderOracle(el, state, belief, me, extra = {}) {
+  const h = state.hand;
+  const sameHand = belief && h && belief.hand === h.number;
+  const known = (x) => sameHand && x.seq <= belief.seq;
+  const played = new Map(h ? h.played.filter(known).map((p) => [p.tile, p.seat]) : []);
+  // a belief of no hand or of the last one: every tile of ours shows as ours (as it always did)
+  const gained = me && h && h.gained[me] ? h.gained[me].filter((g) => !sameHand || known(g)) : [];
+  const mine = new Set(gained.map((g) => g.tile).filter((t) => !played.has(t)));
+  const holders = extra.hideGrids ? [] : overlayHolders(state.rules, belief, me, extra.previous);
+  renderOverlay(el, {
+    belief, variant: state.rules, maxPip: state.maxPip, holders, mine, played,
+    names: state.players, timeline: extra.timeline || [], note: extra.note || "",
+  });
+  return holders;
 }

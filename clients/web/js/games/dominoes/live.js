@@ -1,0 +1,219 @@
+// A live dominoes table for the shell's table view (js/table_view.js): the board, your hand
+// with its legal tiles, the end chooser, Pass / Draw, advice hints, the overlay, and the keys
+// that make moves. The shell owns the connection, the events, the beliefs and the overlay switch.
+
+import { toast } from "../../ui.js";
+import { renderBoard } from "./board.js";
+import { ADVICE_LABEL, adviceLine, pct, signed, teamWords } from "./advice.js";
+import { domino } from "./draw.js";
+import { legalMoves, mustDraw, mustPass, parseTile } from "./game.js";
+import { renderOracle } from "./overlay.js";
+
+// ctx: {app, me, tableId, boardEl, overlayEl, overlayOn(), askAdvice()}; `app` holds the
+// shell's state: {state, belief, timeline, adviceOn, adviceBusy, advice, conn}.
+export function liveTable(ctx) {
+  const { app, me, tableId, boardEl, overlayEl } = ctx;
+  let focusIdx = 0;
+  let chooser = null;
+  let busy = false;
+  let holders = null; // the overlay's holders last drawn (kept while a belief names none)
+
+  // The advice for the position on the board, or null once the table has moved on.
+  function currentAdvice() {
+    const adv = app.advice;
+    return adv && adv.seq === app.state.lastSeq ? adv : null;
+  }
+
+  function hintHtml(t, adv) {
+    const rows = adv ? adv.moves.filter((m) => m.tile === t) : [];
+    if (!rows.length) return { html: "", aria: "" };
+    const m = rows[0]; // the better end, if it fits both
+    const best = adv.moves[0].tile === t;
+    return {
+      html: `<span class="hint${best ? " best" : ""}" data-ep="${m.expected_points}" data-pwin="${m.p_win_hand}">` +
+        `${best ? "★ " : ""}${signed(m.expected_points)}<br>${pct(m.p_win_hand)}</span>`,
+      aria: `, advice ${signed(m.expected_points)} points, ${pct(m.p_win_hand)} win${best ? ", best" : ""}`,
+    };
+  }
+
+  function handHtml() {
+    const h = app.state.hand;
+    if (!me || !h || !h.hands[me]) return null;
+    const legal = legalMoves(app.state, me);
+    const tiles = h.hands[me];
+    const adv = currentAdvice();
+    focusIdx = Math.max(0, Math.min(focusIdx, tiles.length - 1));
+    const buttons = tiles.map((t, i) => {
+      const [a, b] = parseTile(t);
+      const ok = legal.has(t);
+      const chosen = chooser === t ? " chosen" : "";
+      const hint = ok ? hintHtml(t, adv) : { html: "", aria: "" };
+      return `<button type="button" class="tile-btn${ok ? " legal" : ""}${chosen}${hint.html ? " hinted" : ""}" data-tile="${t}" ` +
+        `data-legal="${ok}" tabindex="${i === focusIdx ? 0 : -1}" aria-label="${t}${ok ? ", playable" : ""}${hint.aria}">` +
+        `${domino(a, b, { vertical: true, label: false })}${hint.html}</button>`;
+    }).join("");
+    return `<div class="hand mine" role="toolbar" aria-label="your tiles: arrows to pick, Enter to play">${buttons}</div>`;
+  }
+
+  function chooserHtml() {
+    const h = app.state.hand;
+    if (!chooser || !h) return "";
+    const l = h.line[0][0];
+    const r = h.line[h.line.length - 1][1];
+    const adv = currentAdvice();
+    // Both ends showing one number make both plays one move, which the advisor lists once
+    // (under either end): the same figures belong on both buttons.
+    const endHint = (end) => {
+      const m = adv && (adv.moves.find((x) => x.tile === chooser && x.end === end) ||
+        (l === r ? adv.moves.find((x) => x.tile === chooser) : null));
+      return m ? ` · advice ${signed(m.expected_points)}, ${pct(m.p_win_hand)}` : "";
+    };
+    return `<div class="chooser" role="group" aria-label="choose an end for ${chooser}">` +
+      `<span>Play <b>${chooser}</b> on:</span>` +
+      `<button type="button" data-end="left">Left end, shows ${l} (L)${endHint("left")}</button>` +
+      `<button type="button" data-end="right">Right end, shows ${r} (R)${endHint("right")}</button>` +
+      `<button type="button" data-cancel>Cancel (Esc)</button></div>`;
+  }
+
+  function controlsHtml() {
+    const ov = `<button type="button" class="ov-toggle" aria-pressed="${ctx.overlayOn()}">Oracle overlay (O)</button>`;
+    if (!me) return `<div class="controls">${ov}</div>`;
+    const pass = mustPass(app.state, me);
+    const draw = app.state.draws
+      ? `<button type="button" class="draw${mustDraw(app.state, me) ? " urgent" : ""}" ` +
+        `${mustDraw(app.state, me) ? "" : "disabled"} aria-keyshortcuts="D">Draw (D)</button>` : "";
+    const replay = app.state.phase === "finished"
+      ? ` <a class="button" href="#replay=${encodeURIComponent(tableId)}&perspective=${me}">Replay this match</a>` : "";
+    return `<div class="controls">${draw}<button type="button" class="pass${pass ? " urgent" : ""}" ${pass ? "" : "disabled"}>` +
+      `Pass (P)</button>${adviceButtonHtml()}${ov}${replay}</div>${chooserHtml()}${adviceBoxHtml()}`;
+  }
+
+  function canAsk() {
+    return app.adviceOn && !app.adviceBusy && legalMoves(app.state, me).size > 0;
+  }
+
+  function adviceButtonHtml() {
+    if (!me || !app.adviceOn) return "";
+    return `<button type="button" class="advise" ${canAsk() ? "" : "disabled"} aria-keyshortcuts="A" ` +
+      `title="Rank my legal moves: ${ADVICE_LABEL}">${app.adviceBusy ? "Thinking…" : "Advice (A)"}</button>`;
+  }
+
+  function adviceBoxHtml() {
+    const adv = currentAdvice();
+    if (!me || !app.adviceOn || (!adv && !app.adviceBusy)) return "";
+    const body = adv
+      ? `<ol class="advice-list">${adv.moves.map((m, i) => `<li class="${i === 0 ? "best" : ""}">${adviceLine(m, i, app.state)}</li>`).join("")}</ol>`
+      : `<p class="muted">Sampling deals consistent with what you have seen…</p>`;
+    return `<section class="advice-box" aria-label="move advice" data-seq="${adv ? adv.seq : ""}">` +
+      `<p class="advice-label"><b>Advice</b> · <span class="label">${ADVICE_LABEL}</span>: each sampled deal is ` +
+      `solved with every hand open, so the figures (${teamWords(app.state)}) are better than real play ` +
+      `can expect — use them to rank moves.</p>` +
+      `${body}</section>`;
+  }
+
+  function render() {
+    const hadFocus = boardEl.contains(document.activeElement) &&
+      document.activeElement.classList.contains("tile-btn");
+    renderBoard(boardEl, app.state, { me, bottom: me || app.state.seats[0], handHtml: handHtml(), controlsHtml: controlsHtml() });
+    if (hadFocus || chooser) {
+      const target = chooser ? boardEl.querySelector(".chooser button") : boardEl.querySelector(`.tile-btn[tabindex="0"]`);
+      if (target) target.focus();
+    }
+  }
+
+  function renderOverlay() {
+    if (!ctx.overlayOn()) return;
+    holders = renderOracle(overlayEl, app.state, app.belief, me, { previous: holders, timeline: app.timeline });
+    overlayEl.dataset.seq = app.belief ? app.belief.seq : 0;
+    overlayEl.dataset.observer = me || "spectator";
+  }
+
+  // After an event is folded in: a chooser for a tile no longer playable goes.
+  function afterEvent(ev) {
+    if (chooser && !legalMoves(app.state, me).has(chooser)) chooser = null;
+    render();
+    if (ev.type === "hand_ended" || ev.type === "hand_started") renderOverlay();
+  }
+
+  async function send(message) {
+    if (busy) return;
+    busy = true;
+    chooser = null;
+    try {
+      await app.conn.request({ ...message, table_id: tableId });
+    } catch (err) {
+      toast(`${err.code}: ${err.message}`);
+    } finally {
+      busy = false;
+      render();
+    }
+  }
+
+  const play = (tile, end) => send({ type: "play", tile, end });
+  const pass = () => mustPass(app.state, me) && send({ type: "pass" });
+  // draw-2: the protocol's `draw` command (docs/web.md: the server's support is to come)
+  const draw = () => mustDraw(app.state, me) && send({ type: "draw" });
+
+  function pick(tile) {
+    const ends = legalMoves(app.state, me).get(tile);
+    if (!ends) {
+      toast(app.state.hand && app.state.hand.turn === me ? `${tile} does not fit either end.` : "Not your turn.");
+      return;
+    }
+    if (ends.length === 2) {
+      chooser = tile;
+      render();
+    } else play(tile, ends[0]);
+  }
+
+  // A click in the board; true when it was a move's.
+  function onClick(e) {
+    const t = e.target.closest(".tile-btn");
+    if (t) {
+      focusIdx = [...boardEl.querySelectorAll(".tile-btn")].indexOf(t);
+      pick(t.dataset.tile);
+      return true;
+    }
+    const endBtn = e.target.closest(".chooser [data-end]");
+    if (endBtn && chooser) return void play(chooser, endBtn.dataset.end) || true;
+    if (e.target.closest(".chooser [data-cancel]")) {
+      chooser = null;
+      render();
+      return true;
+    }
+    if (e.target.closest("button.pass")) return void pass() || true;
+    if (e.target.closest("button.draw")) return void draw() || true;
+    if (e.target.closest("button.advise")) return void ctx.askAdvice() || true;
+    return false;
+  }
+
+  // A key on the page (not in a form field); true when handled.
+  function onKey(e) {
+    const key = e.key.toLowerCase();
+    const tiles = [...boardEl.querySelectorAll(".tile-btn")];
+    if ((key === "arrowleft" || key === "arrowright") && tiles.length && !chooser) {
+      focusIdx = (focusIdx + (key === "arrowleft" ? -1 : 1) + tiles.length) % tiles.length;
+      tiles.forEach((b, i) => (b.tabIndex = i === focusIdx ? 0 : -1));
+      tiles[focusIdx].focus();
+      e.preventDefault();
+    } else if (key === "l" || key === "r") {
+      const end = key === "l" ? "left" : "right";
+      const tile = chooser || (tiles[focusIdx] && tiles[focusIdx].dataset.tile);
+      const ends = tile && legalMoves(app.state, me).get(tile);
+      if (ends && ends.includes(end)) play(tile, end);
+      else if (ends && ends.length === 1 && ends[0] === null) play(tile, null);
+    } else if (key === "p") pass();
+    else if (key === "d") draw();
+    else if (key === "a") ctx.askAdvice();
+    else if (key === "escape" && chooser) {
+      chooser = null;
+      render();
+    } else return false;
+    return true;
+  }
+
+  // Whether `advise` makes sense now (the shell sends it).
+  const canAdvise = () => !!me && canAsk();
+
+  return { render, renderOverlay, afterEvent, onClick, onKey, canAdvise };
+}
