@@ -1,8 +1,9 @@
 """Tiles as bit indices: hands become ints so the solver's inner loop is a few bit operations.
 
 A tile's index is its position in the variant's canonical set (0-0, 0-1, ..., max-max). Seats
-are indexed in turn order S, W, N, E (0..3); seats 0 and 2 are NS, so the team to move
-alternates at every turn — which is what lets the solver be a negamax.
+are indexed in the variant's turn order: S, W, N, E (0..3; seats 0 and 2 are NS) or S, N
+(0, 1; each seat its own side). Either way the side to move alternates at every turn — which
+is what lets the solver be a negamax.
 """
 
 from __future__ import annotations
@@ -11,9 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from games.dominoes.tiles import SEATS, Seat, Tile, full_set
-
-SEAT_INDEX: dict[Seat, int] = {s: i for i, s in enumerate(SEATS)}
+from games.dominoes.tiles import Tile, full_set
 
 
 @dataclass(frozen=True)
@@ -35,11 +34,6 @@ class Codec:
             m |= 1 << self.index[t]
         return m
 
-    def unmask(self, mask: int) -> list[Tile]:
-        return [self.tiles[i] for i in bits(mask)]
-
-    def mask_pips(self, mask: int) -> int:
-        return sum(self.pips[i] for i in bits(mask))
 
 
 def bits(mask: int) -> list[int]:
