@@ -280,11 +280,6 @@ def parse_server(text: str | bytes) -> ServerMessage:
     return SERVER_ADAPTER.validate_json(text)
 
 
-def dump(message: BaseModel) -> str:
-    """One frame's text: compact JSON, unset `id` left out of replies."""
-    return message.model_dump_json(exclude_none=False)
-
-
 class ProtocolError(Exception):
     """A command refused with a protocol error code (sent back as `error`)."""
 

@@ -41,11 +41,11 @@ def _error(error: ReplayError) -> Reply:
 
 
 async def handle_replay_http(
-    method: str, path: str, query: dict[str, str], body: bytes, store: StoreLike
+    method: str, path: str, query: dict[str, str], store: StoreLike
 ) -> Reply | None:
-    """Answer `GET /api/matches`, `GET /api/matches/{id}/replay?perspective=P`,
-    `GET /api/matches/{id}/advice?seq=N` (server/replay_advice.py) and
-    `POST /api/replay?perspective=P` (body: a referee's JSONL log); None for other paths."""
+    """Answer `GET /api/matches`, `GET /api/matches/{id}/replay?perspective=P` and
+    `GET /api/matches/{id}/advice?seq=N` (server/replay_advice.py); None for other paths.
+    Uploads come over the WebSocket (`replay_upload_ws`): websockets reads no HTTP bodies."""
     if not path.startswith("/api/"):
         return None
     sync = sync_store(store)
@@ -66,10 +66,6 @@ async def handle_replay_http(
             if method != "GET":
                 raise ReplayError(405, "use GET")
             return _reply(200, await replay_advice(sync, parts[1], query.get("seq")))
-        if parts == ["replay"]:
-            if method != "POST":
-                raise ReplayError(405, "use POST with the JSONL log as the body")
-            return _reply(200, await asyncio.to_thread(uploaded_replay, body, perspective))
         raise ReplayError(404, f"no route {path}")
     except ReplayError as error:
         return _error(error)
@@ -105,7 +101,7 @@ def wrap_process_request(
 
     websockets reads no request bodies (its handshake parser refuses a Content-Length), so
     through it only the GET routes work; uploads come over the WebSocket at UPLOAD_PATH
-    (`replay_upload_ws`), and POST /api/replay serves an HTTP front that reads bodies.
+    (`replay_upload_ws`).
     """
     async def process_request(connection: Any, request: Any) -> Any:
         path, _, raw_query = request.path.partition("?")
@@ -115,7 +111,7 @@ def wrap_process_request(
         if path.startswith("/api/") and store is not None:
             query = dict(urllib.parse.parse_qsl(raw_query))
             method = getattr(request, "method", "GET")
-            reply = await handle_replay_http(method, path, query, b"", store)
+            reply = await handle_replay_http(method, path, query, store)
             if reply is not None:
                 status, headers, body = reply
                 return response(status, body, headers["Content-Type"])

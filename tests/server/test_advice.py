@@ -253,7 +253,7 @@ async def test_replay_advice_ranks_the_movers_legal_moves_for_finished_matches_o
                                      event=event_to_dict(redact(event, play.seat))))
 
         async def get(path: str, seq: object) -> tuple[int, dict]:
-            status, _, body = await handle_replay_http("GET", path, {"seq": str(seq)}, b"", store)
+            status, _, body = await handle_replay_http("GET", path, {"seq": str(seq)}, store)
             return status, json.loads(body)
 
         started = time.monotonic()

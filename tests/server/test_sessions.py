@@ -174,10 +174,18 @@ async def test_play_until_finished_with_a_target_of_one(server: DominoServer, ur
     table_id = await clients[0].create_table(target=1, bots={"W": "random", "E": "greedy"})
     await clients[0].join(table_id, "S")
     await clients[1].join(table_id, "N")
+    views = [SeatView(s) for s in "SN"]
     await asyncio.gather(
-        *(play_until_finished(c, table_id, SeatView(s), random.Random(1))
-          for s, c in zip("SN", clients, strict=True))
+        *(play_until_finished(c, table_id, v, random.Random(1))
+          for v, c in zip(views, clients, strict=True))
     )
+    # both people saw the same whole match, to its end, won by a side reaching the target
+    south, north = views
+    assert south.finished and north.finished
+    assert south.last_seq == north.last_seq
+    ended = south.events[-1]
+    assert ended.type == "match_ended" and north.events[-1] == ended
+    assert max(ended.scores.values()) >= 1
     for c in clients:
         await c.close()
 
