@@ -1,6 +1,8 @@
 """Matches in the event store: one stream per match, named by its match id.
 
-The store knows nothing of dominoes; this is where typed game events meet stored JSON.
+The store knows no game; this is where typed game events meet stored JSON. Which game a
+match is comes from its `match_started.game` (absent in logs older than the field: dominoes),
+looked up in a `games.registry.Registry` (the real `GAMES` unless a caller passes another).
 Loading and listing live here once, for the tools and the replay routes alike.
 """
 
@@ -13,9 +15,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from archive.streams import SIDE_STREAM_MARK, is_match_stream
-from games.dominoes.events import Event, event_to_dict, parse_event
-from games.dominoes.validate import check_log
+from games.dominoes.variants import VARIANTS as DOMINO_VARIANTS
+from games.interface import Game, UnknownGame
+from games.registry import GAMES, Registry
 from storage.store import EventStore
+
+Event = Any
+"""A typed event of whichever game the match is (the game's own event model)."""
 
 
 class ArchiveError(Exception):
@@ -27,6 +33,14 @@ class UnknownMatch(ArchiveError):
 
 
 @dataclass(frozen=True)
+class MatchLog:
+    """A whole match log and the game whose events they are (the typed events need it)."""
+
+    game: Game
+    events: list[Event]
+
+
+@dataclass(frozen=True)
 class MatchSummary:
     match_id: str
     variant: str
@@ -35,37 +49,70 @@ class MatchSummary:
     events: int
 
 
-def load_match(store: EventStore, match_id: str, upto_seq: int | None = None) -> list[Event]:
+def game_of_payload(first: dict[str, Any], games: Registry = GAMES) -> Game:
+    """The game a log is, from its first event as JSON: `match_started.game`, and dominoes
+    when it names none (or does not start with match_started: the rules then refuse it)."""
+    name = first.get("game") if first.get("type") == "match_started" else None
+    return games.game(name if isinstance(name, str) or name is None else str(name))
+
+
+def game_of_events(events: Sequence[Event], games: Registry = GAMES) -> Game:
+    """The game typed events belong to, from their match_started (dominoes if none)."""
+    first = events[0] if events else None
+    name = getattr(first, "game", None) if getattr(first, "type", None) == "match_started" \
+        else None
+    return games.game(name)
+
+
+def load_match(store: EventStore, match_id: str, upto_seq: int | None = None,
+               games: Registry = GAMES) -> list[Event]:
     """The match's events as typed events (the referee's view), up to `upto_seq` if given."""
+    return load_match_log(store, match_id, upto_seq, games).events
+
+
+def load_match_log(store: EventStore, match_id: str, upto_seq: int | None = None,
+                   games: Registry = GAMES) -> MatchLog:
+    """The match's game and its typed events (the referee's view), up to `upto_seq`."""
     stored = store.read(match_id, limit=upto_seq)
     if not stored or stored[0].type != "match_started":
         raise UnknownMatch(f"no match {match_id!r} in this store")
     try:
-        return [parse_event(e.payload) for e in stored]
+        game = game_of_payload(stored[0].payload, games)
+    except UnknownGame as error:
+        raise ArchiveError(f"match {match_id!r}: {error}") from error
+    try:
+        return MatchLog(game, [game.parse_event(e.payload) for e in stored])
     except (ValidationError, ValueError) as error:
         raise ArchiveError(f"match {match_id!r} holds an unreadable event: {error}") from error
 
 
-def save_match(store: EventStore, events: Sequence[Event]) -> None:
+def save_match(store: EventStore, events: Sequence[Event], games: Registry = GAMES) -> None:
     """Store a whole match as a new stream, all or nothing, after proving it legal."""
-    store_checked_match(store, check_match(events), events)
+    game = game_of_events(events, games)
+    store_checked_match(store, check_match(events, game), events, game)
 
 
-def check_match(events: Sequence[Event]) -> str:
-    """Prove a match legal and fit to store; its id. Needs no store, so a tool can refuse a
-    bad log before it opens (and perhaps creates) one."""
-    check_log(events)
+def check_match(events: Sequence[Event], game: Game) -> str:
+    """Prove a match legal by `game`'s rules (raises games.interface.LogProblem) and fit to
+    store; its id. Needs no store, so a tool can refuse a bad log before it opens (and
+    perhaps creates) one."""
+    game.check_log(events)
     return _match_id(events)
 
 
-def store_checked_match(store: EventStore, match_id: str, events: Sequence[Event]) -> None:
+def store_checked_match(store: EventStore, match_id: str, events: Sequence[Event],
+                        game: Game) -> None:
     """Append a match that `check_match` accepted as the new stream `match_id`, all or nothing."""
-    store.append(match_id, 0, [event_to_dict(e) for e in events])
+    store.append(match_id, 0, [game.event_to_dict(e) for e in events])
 
 
-def save_matches(store: EventStore, matches: Iterable[Sequence[Event]]) -> int:
+def save_matches(store: EventStore, matches: Iterable[Sequence[Event]],
+                 games: Registry = GAMES) -> int:
     """Store many new matches in one group commit; returns how many."""
-    batch = [(_match_id(m), 0, [event_to_dict(e) for e in m]) for m in matches]
+    batch = []
+    for match in matches:
+        game = game_of_events(match, games)
+        batch.append((_match_id(match), 0, [game.event_to_dict(e) for e in match]))
     for result in store.append_batch(batch):
         if isinstance(result, Exception):
             raise ArchiveError(str(result))
@@ -76,7 +123,9 @@ def _match_id(events: Sequence[Event]) -> str:
     first = events[0] if events else None
     if first is None or first.type != "match_started":
         raise ArchiveError("a match log starts with match_started")
-    match_id: str = first.match_id  # type: ignore[union-attr]
+    match_id = getattr(first, "match_id", None)
+    if not isinstance(match_id, str) or not match_id:
+        raise ArchiveError("match_started names no match_id")
     if SIDE_STREAM_MARK in match_id:
         raise ArchiveError(f"match id {match_id!r}: {SIDE_STREAM_MARK!r} is reserved for the "
                            "server's side records (seats, commands)")
@@ -115,20 +164,28 @@ def list_matches(store: EventStore, limit: int = 200) -> list[dict[str, Any]]:
 
 
 def summarize(store: EventStore, match_id: str) -> MatchSummary:
-    """Variant, status and score from the first and last events (cheap for finished matches)."""
+    """Variant, status and score from the first and last events (cheap for finished matches).
+
+    Any game: `scores` is the latest event's `scores` field ({side: points}); none yet is
+    every dominoes side at 0, or {} for a game the archive knows no sides of."""
     first = store.read(match_id, limit=1)
     if not first or first[0].type != "match_started":
         raise ArchiveError(f"stream {match_id!r} is not a match")
+    variant = str(first[0].payload.get("variant"))
     last_seq = store.last_seq(match_id)
     last = store.read(match_id, after_seq=last_seq - 1)[0]
-    scores = {"NS": 0, "EW": 0}
     status = "in progress"
     if last.type == "match_ended":
-        status = f"finished, {last.payload['winner']} won"
-        scores = dict(last.payload["scores"])
-    else:
-        for event in reversed(store.read(match_id)):
-            if event.type == "hand_ended":
-                scores = dict(event.payload["scores"])
-                break
-    return MatchSummary(match_id, first[0].payload["variant"], status, scores, last_seq)
+        winner = last.payload.get("winner")
+        status = f"finished, {winner} won" if winner is not None else "finished, nobody won"
+    scored = last if isinstance(last.payload.get("scores"), dict) else next(
+        (e for e in reversed(store.read(match_id)) if isinstance(e.payload.get("scores"), dict)),
+        None)
+    scores = dict(scored.payload["scores"]) if scored is not None else _no_scores(variant)
+    return MatchSummary(match_id, variant, status, scores, last_seq)
+
+
+def _no_scores(variant: str) -> dict[str, int]:
+    """The score before any is recorded: each dominoes side at 0 (other games: none known)."""
+    known = DOMINO_VARIANTS.get(variant)
+    return dict.fromkeys(known.sides, 0) if known is not None else {}

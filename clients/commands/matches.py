@@ -1,4 +1,4 @@
-"""`domino-oracle matches`: one line per stored match."""
+"""`domino-oracle matches`: one line per stored match, of any game."""
 
 from __future__ import annotations
 
@@ -18,6 +18,12 @@ def run(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
         for match_id in match_ids(store):
             s = summarize(store, match_id)
-            print(f"{s.match_id}  {s.variant}  {s.status}  NS {s.scores['NS']} - EW "
-                  f"{s.scores['EW']}  ({s.events} events)")
+            print(f"{s.match_id}  {s.variant}  {s.status}  {_scores(s.scores)}  "
+                  f"({s.events} events)")
     return 0
+
+
+def _scores(scores: dict[str, int]) -> str:
+    """'NS 105 - EW 72' in partnership dominoes (NS first, as ever), else as scored."""
+    sides = ["NS", "EW"] if set(scores) == {"NS", "EW"} else list(scores)
+    return " - ".join(f"{side} {scores[side]}" for side in sides) or "no score"

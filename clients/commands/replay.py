@@ -1,14 +1,15 @@
-"""`domino-oracle replay FILE|MATCH_ID`: the match move by move in the terminal."""
+"""`domino-oracle replay FILE|MATCH_ID`: the match move by move in the terminal (any game;
+dominoes is told with its line of tiles, others one line per event)."""
 
 from __future__ import annotations
 
 import argparse
 
 from clients.cli import CommandError
-from clients.log_file import read_log_or_match
+from clients.log_file import is_dominoes, read_log_or_match
 from clients.store_option import add_db_option
-from clients.terminal_replay import narrate
-from games.dominoes.errors import BadEvent
+from clients.terminal_replay import narrate, narrate_any
+from games.interface import RuleViolation
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,10 +20,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    events = read_log_or_match(args.source, args.db)
+    log = read_log_or_match(args.source, args.db, args.games)
+    lines = narrate(log.events) if is_dominoes(log.game) else narrate_any(log.game, log.events)
     try:
-        for line in narrate(events):
+        for line in lines:
             print(line)
-    except BadEvent as error:
+    except (ValueError, RuleViolation) as error:  # dominoes' BadEvent is a ValueError
         raise CommandError(f"{args.source}: {error}") from error
     return 0
