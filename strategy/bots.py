@@ -2,7 +2,9 @@
 
 A bot decides from a SeatView (its seat's redacted events, folded) and the legal moves:
 `bot.choose(view, moves, rng) -> Move`. The server can call `bot.choose_move(events, seat)`
-with the seat's events instead. Only `omniscient` looks at hidden hands; it exists to measure
+with the seat's events instead. A seat with nothing to play has no choice to make — it draws
+(draw-2, boneyard not empty) or passes — and `bot.act(view)` gives that command, or the
+bot's play, for every variant. Only `omniscient` looks at hidden hands; it exists to measure
 the price of hidden information and is not offered at tables (TABLE_BOTS).
 """
 
@@ -12,8 +14,9 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from games.dominoes.commands import Move
+from games.dominoes.commands import Command, DrawTiles, Move, PassTurn, PlayTile
 from games.dominoes.events import Event
+from games.dominoes.rules import must_draw
 from games.dominoes.tiles import Seat
 from strategy.greedy import greedy_choice
 from strategy.position import from_state
@@ -45,6 +48,18 @@ class Bot:
         if not moves:
             raise NoMoveError(f"{seat} has no legal move now")
         return self.choose(view, moves, self.rng)
+
+    def act(self, view: SeatView) -> Command | None:
+        """The seat's command now: its chosen play, else the draw or pass the rules leave it
+        (None when it is not the seat's turn)."""
+        state = view.state
+        if state is None or state.to_move != view.seat:
+            return None
+        moves = view.legal_moves()
+        if not moves:
+            return DrawTiles(view.seat) if must_draw(state, view.seat) else PassTurn(view.seat)
+        move = self.choose(view, moves, self.rng)
+        return PlayTile(view.seat, move.tile, move.end)
 
 
 @dataclass

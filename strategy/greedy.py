@@ -3,16 +3,24 @@
 Each legal move gets a score from what the seat can see; the highest wins (ties at random).
 For a move leaving open ends (x, y) — both counted, so a double end counts twice:
   +6      the tile is a double (doubles fit fewer ends: get rid of them early)
-  +4      per end the next opponent has passed on (it must pass again)
-  +3      per end the other opponent has passed on
-  −3      per end the partner has passed on (do not shut the partner out)
-  +1.5    per end the partner showed (either value of a tile the partner played)
+  +4      per end the next opponent is known to lack (it must pass, or draw, again)
+  +3      per end the other opponent is known to lack                  (partnership only)
+  −3      per end the partner is known to lack (do not shut it out)    (partnership only)
+  +1.5    per end the partner showed (either value of a tile it played) (partnership only)
   −2      covering the end the partner just made (unless a double or no other choice)
+                                                                       (partnership only)
   +1      per tile of the end's value the seat still holds after the play (it can follow)
   +0.5·(7 − unseen)  per end, unseen = tiles of that value the seat cannot see: the rarer,
           the less likely the opponents hold it
-  +0.3·pips  shed weight (pips left in hand count against the team if the hand is lost)
-Rules and weights are documented in docs/strategy.md.
+  +0.3·pips  shed weight (pips left in hand count against the side if the hand is lost)
+For two players (block-2, draw-2) the other seat is the only opponent and there is no
+partner: the rules marked "partnership only" do not apply.
+
+"Known to lack": the seat passed on that end, or drew on it (draw-2: it held nothing for the
+ends, its drawn tiles but the last showed neither, and the last was played at once). A draw
+that keeps tiles nobody else saw (all but a fitting last one) may have brought back values
+the drawer lacked, so it replaces what its earlier passes and draws said with the ends it
+drew on. Rules and weights are documented in docs/strategy.md.
 """
 
 from __future__ import annotations
@@ -21,8 +29,10 @@ import random
 from collections.abc import Sequence
 
 from games.dominoes.commands import Move
+from games.dominoes.events import Passed, TilePlayed, TilesDrawn
 from games.dominoes.line import fits
-from games.dominoes.tiles import Seat, next_seat, parse_tile, partner_of
+from games.dominoes.state import HandState
+from games.dominoes.tiles import Seat, parse_tile, partner_of
 from strategy.view import SeatView
 
 
@@ -36,18 +46,38 @@ def _ends_after(left: int | None, right: int | None, move: Move) -> tuple[int, i
     return left, t.other(right)
 
 
+def known_voids(view: SeatView, hand: HandState, seats: Sequence[Seat]) -> dict[Seat, set[int]]:
+    """The values each seat is known to lack now, from its passes and draws (module doc)."""
+    voids: dict[Seat, set[int]] = {s: set() for s in seats}
+    passes, draws = iter(hand.passes), iter(hand.draws)
+    events = view.hand_events()
+    for k, event in enumerate(events):  # the records, in the order they happened
+        if isinstance(event, Passed):
+            record = next(passes)
+            voids[record.seat].update((record.left, record.right))
+        elif isinstance(event, TilesDrawn):
+            drew = next(draws)
+            after = events[k + 1] if k + 1 < len(events) else None
+            played = after is None or (isinstance(after, TilePlayed) and after.seat == drew.seat)
+            kept = drew.count - 1 if played else drew.count
+            if kept:
+                voids[drew.seat] = {drew.left, drew.right}
+            else:
+                voids[drew.seat].update((drew.left, drew.right))
+    return voids
+
+
 def score_moves(view: SeatView, moves: Sequence[Move]) -> list[float]:
     """The greedy score of each move (higher is better)."""
     state = view.state
     assert state is not None and state.hand is not None
     hand = state.hand
     seat: Seat = view.seat
-    partner = partner_of(seat)
-    opp_next = next_seat(seat)
-    opp_prev = partner_of(opp_next)
-    voids: dict[str, set[int]] = {s: set() for s in (seat, partner, opp_next, opp_prev)}
-    for record in hand.passes:
-        voids[record.seat].update((record.left, record.right))
+    variant = state.variant
+    opp_next = variant.next_seat(seat)
+    partner = partner_of(seat) if variant.partnership else None
+    opp_prev = partner_of(opp_next) if variant.partnership else None
+    voids = known_voids(view, hand, variant.seats)
     own = hand.hands.get(seat) or frozenset()
     seen = set(own) | set(hand.played)
     unseen = [0] * (state.variant.max_pip + 1)
@@ -56,7 +86,7 @@ def score_moves(view: SeatView, moves: Sequence[Move]) -> list[float]:
             unseen[t.low] += 1
             if t.high != t.low:
                 unseen[t.high] += 1
-    plays = view.plays()
+    plays = view.plays() if partner is not None else []
     partner_shown: set[int] = set()
     partner_end: str | None = None
     for play in plays:
@@ -82,12 +112,13 @@ def score_moves(view: SeatView, moves: Sequence[Move]) -> list[float]:
         for v in ends:
             if v in voids[opp_next]:
                 s += 4
-            if v in voids[opp_prev]:
-                s += 3
-            if v in voids[partner]:
-                s -= 3
-            elif v in partner_shown:
-                s += 1.5
+            if opp_prev is not None and partner is not None:
+                if v in voids[opp_prev]:
+                    s += 3
+                if v in voids[partner]:
+                    s -= 3
+                elif v in partner_shown:
+                    s += 1.5
             s += sum(1 for r in rest if r.has(v))
             s += 0.5 * (7 - unseen[v])
         if partner_end is not None and move.end == partner_end and not t.is_double:

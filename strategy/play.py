@@ -1,8 +1,10 @@
-"""One match between four bots, refereed by games.dominoes.rules: the loop the tournament runs.
+"""One match between bots, refereed by games.dominoes.rules: the loop the tournament runs.
 
-Every event goes to each seat's SeatView through the audience projection, so a bot sees what
-a person in its seat would. Deal seeds come from a function of the hand number, which is how
-a mirrored pair of matches gets the same deals.
+One bot per seat of the variant (four in partnership, S and N for two players). Every event
+goes to each seat's SeatView through the audience projection, so a bot sees what a person in
+its seat would. A seat with nothing to play draws when the rules say it must (draw-2) and
+passes otherwise: neither is a choice, so the loop makes it, as it deals. Deal seeds come from
+a function of the hand number, which is how a mirrored pair of matches gets the same deals.
 """
 
 from __future__ import annotations
@@ -11,23 +13,23 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from games.dominoes.commands import Command, DealHand, PassTurn, PlayTile, StartMatch
+from games.dominoes.commands import Command, DealHand, DrawTiles, PassTurn, PlayTile, StartMatch
 from games.dominoes.events import Event, HandEnded
-from games.dominoes.rules import decide, evolve, legal_moves
+from games.dominoes.rules import decide, evolve, legal_moves, must_draw
 from games.dominoes.state import MatchState
-from games.dominoes.tiles import SEATS, Seat, Team
-from games.dominoes.variants import DEFAULT_VARIANT, Scoring
+from games.dominoes.tiles import Seat, Side
+from games.dominoes.variants import DEFAULT_VARIANT, Scoring, get_variant
 from strategy.bots import Bot
 from strategy.view import SeatView
 
 
 @dataclass
 class MatchResult:
-    winner: Team
-    scores: dict[Team, int]
+    winner: Side
+    scores: dict[Side, int]
     hands: int
-    hand_points: list[dict[Team, int]] = field(default_factory=list)
-    """Points each team scored in each hand."""
+    hand_points: list[dict[Side, int]] = field(default_factory=list)
+    """Points each side (team, or seat for two players) scored in each hand."""
     decision_ms: dict[Seat, list[float]] = field(default_factory=dict)
     """Wall time of each real decision (two or more legal moves), per seat."""
 
@@ -40,15 +42,20 @@ def play_match(
     scoring: Scoring = "losers",
     match_id: str = "tournament",
 ) -> MatchResult:
-    """Play a whole match; `hand_seed(n)` is the 64-hex deal seed of hand n (1-based)."""
-    views = {s: SeatView(s, "referee" if bots[s].sees_all else s) for s in SEATS}
-    timings: dict[Seat, list[float]] = {s: [] for s in SEATS}
-    hand_points: list[dict[Team, int]] = []
+    """Play a whole match; `hand_seed(n)` is the 64-hex deal seed of hand n (1-based).
+    `bots` has one bot per seat of `variant`."""
+    rules = get_variant(variant)
+    seats = rules.seats
+    if set(bots) != set(seats):
+        raise ValueError(f"{variant} seats {', '.join(seats)}: one bot each")
+    views = {s: SeatView(s, "referee" if bots[s].sees_all else s) for s in seats}
+    timings: dict[Seat, list[float]] = {s: [] for s in seats}
+    hand_points: list[dict[Side, int]] = []
     state: MatchState | None = None
     seq = 0
     command: Command | None = StartMatch(
         match_id=match_id,
-        players={s: bots[s].name for s in SEATS},
+        players={s: bots[s].name for s in seats},
         variant=variant,
         target=target,
         scoring=scoring,
@@ -61,10 +68,10 @@ def play_match(
             for seat_view in views.values():
                 seat_view.apply(stamped)
             if isinstance(stamped, HandEnded):
-                points = {"NS": 0, "EW": 0}
+                points: dict[Side, int] = dict.fromkeys(rules.sides, 0)
                 if stamped.winner is not None:
                     points[stamped.winner] = stamped.points
-                hand_points.append(points)  # type: ignore[arg-type]
+                hand_points.append(points)
         assert state is not None
         command = _next_command(state, bots, views, timings, hand_seed)
     assert state is not None and state.winner is not None
@@ -86,7 +93,7 @@ def _next_command(
     seat = state.hand.turn
     moves = legal_moves(state, seat)
     if not moves:
-        return PassTurn(seat)
+        return DrawTiles(seat) if must_draw(state, seat) else PassTurn(seat)
     bot = bots[seat]
     started = time.perf_counter()
     move = bot.choose(views[seat], moves, bot.rng)

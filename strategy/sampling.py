@@ -6,17 +6,24 @@ solved with all hands open; a move's sample value is the points its team gets mi
 team's under best play *in that deal*. These are perfect-information values: the average is
 an optimistic estimate of what the move is worth (strategy fusion — the solver may play each
 deal differently, which a player who cannot see the hands cannot).
+
+Draw-2: the belief says which tiles the boneyard holds, not their order. Nothing seen so far
+depends on the order of the tiles still to draw (draws take them from the front, unseen), so
+given the set every order is equally likely: the sample shuffles it with its own random
+source, and the solver then knows every draw, as in the deal it stands for.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from games.dominoes.commands import Move
-from games.dominoes.tiles import SEATS, Seat, Tile
+from games.dominoes.tiles import Seat, Tile
+from games.dominoes.variants import Variant
+from inference.classes import POOL
 from inference.sampler import DealSampler
 from strategy.position import from_hands
 from strategy.solver import solve_moves_within
@@ -38,15 +45,51 @@ class SampledValues:
         return sum(row[j] for row in self.values) / len(self.values)
 
 
-def sampler(view: SeatView):  # -> Callable[[random.Random], dict[Seat, list[Tile]]]
-    """A function drawing all four hands: the seat's own, the others exactly from its belief."""
-    deals = DealSampler.of(view.belief())
-    assert view.state is not None and view.state.hand is not None
-    own = sorted(view.state.hand.hands[view.seat] or ())
+@dataclass(frozen=True)
+class Deal:
+    """Every seat's hand and, in draw-2, the tiles still to draw in the order drawn."""
 
-    def draw(rng: random.Random) -> dict[Seat, list[Tile]]:
-        deal = deals(rng)
-        return {s: own if s == view.seat else deal[s] for s in SEATS}
+    hands: dict[Seat, list[Tile]]
+    to_draw: tuple[Tile, ...] = ()
+
+
+class SampleError(ValueError):
+    """A sampled deal does not fit the table (the belief and the state disagree)."""
+
+
+def complete_deal(
+    unseen: Mapping[str, Sequence[Tile]],
+    seat: Seat,
+    own: Sequence[Tile],
+    variant: Variant,
+    boneyard: int,
+    rng: random.Random,
+) -> Deal:
+    """A whole deal from a belief's draw of the unseen tiles (holder -> tiles): the seat's
+    own hand added and, when the variant draws, the boneyard's `boneyard` tiles (the belief's
+    pool) in an order shuffled by `rng` (module docstring)."""
+    hands = {s: list(own) if s == seat else list(unseen[s]) for s in variant.seats}
+    if not variant.draws:
+        return Deal(hands)
+    pool = list(unseen.get(POOL, ()))
+    if len(pool) != boneyard:
+        raise SampleError(f"the belief puts {len(pool)} tiles in the boneyard, "
+                          f"the table {boneyard}")
+    rng.shuffle(pool)
+    return Deal(hands, tuple(pool))
+
+
+def sampler(view: SeatView) -> Callable[[random.Random], Deal]:
+    """A function drawing whole deals: the seat's own hand, the others' (and the boneyard)
+    exactly from its belief."""
+    deals = DealSampler.of(view.belief())
+    state = view.state
+    assert state is not None and state.hand is not None
+    hand = state.hand
+    own = sorted(hand.hands[view.seat] or ())
+
+    def draw(rng: random.Random) -> Deal:
+        return complete_deal(deals(rng), view.seat, own, state.variant, hand.boneyard, rng)
 
     return draw
 
@@ -75,7 +118,8 @@ def sample_values(
         now = time.perf_counter()
         if k and now >= deadline:
             break
-        pos = from_hands(state, draw(rng))
+        deal = draw(rng)
+        pos = from_hands(state, deal.hands, deal.to_draw)
         share = max(0.0, (deadline - now) / (samples - k))
         values, done = solve_moves_within(pos, moves, share, exact_tiles)
         rows.append(tuple(values))

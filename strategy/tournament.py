@@ -1,8 +1,10 @@
 """Duplicate tournaments between two bot teams: mirrored deals, parallel matches, a report.
 
 Pair p plays two matches with the same deal seeds (hand n of either match is dealt from
-sha256("seed:p:n")): team A sits NS in the first and EW in the second, so luck of the deal
-cancels out, as in duplicate bridge. Matches run in worker processes.
+sha256("seed:p:n")): team A sits on the variant's first side in the first match and on the
+second in the other — NS then EW in partnership, S then N for two players (a "team" is then
+one bot) — so luck of the deal cancels out, as in duplicate bridge. Matches run in worker
+processes.
 
 Intervals (95%): the win rate's comes from the per-pair scores (0, ½ or 1 for team A) —
 the two matches of a pair share their deals, so they are not independent; with fewer than
@@ -19,7 +21,8 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
-from games.dominoes.tiles import SEATS, Seat, Team
+from games.dominoes.tiles import Seat, Side
+from games.dominoes.variants import DEFAULT_VARIANT, get_variant
 from strategy.bots import make_bot
 from strategy.play import play_match
 
@@ -30,21 +33,25 @@ Z95 = 1.959963984540054
 class MatchSpec:
     pair: int
     swapped: bool
-    """False: team A sits NS (S and N); True: team A sits EW."""
+    """False: team A sits on the first side (NS, or S); True: on the second (EW, or N)."""
     team_a: str
     team_b: str
     seed: int
     target: int = 100
-    variant: str = "partnership-6"
+    variant: str = DEFAULT_VARIANT
     options: dict[str, dict[str, object]] = field(default_factory=dict)
     """Per bot name, keyword options for make_bot (e.g. {'pimc': {'seconds': 0.3}})."""
 
     @property
-    def team_a_side(self) -> Team:
-        return "EW" if self.swapped else "NS"
+    def team_a_side(self) -> Side:
+        return get_variant(self.variant).sides[1 if self.swapped else 0]
+
+    @property
+    def team_b_side(self) -> Side:
+        return get_variant(self.variant).sides[0 if self.swapped else 1]
 
     def bot_at(self, seat: Seat) -> str:
-        side = "NS" if seat in ("N", "S") else "EW"
+        side = get_variant(self.variant).side_of(seat)
         return self.team_a if side == self.team_a_side else self.team_b
 
 
@@ -75,7 +82,7 @@ def run_match(spec: MatchSpec) -> MatchOutcome:
             seed=f"{spec.seed}:{spec.pair}:{int(spec.swapped)}:{s}",
             **spec.options.get(spec.bot_at(s), {}),
         )
-        for s in SEATS
+        for s in get_variant(spec.variant).seats
     }
     result = play_match(
         bots,
@@ -84,10 +91,10 @@ def run_match(spec: MatchSpec) -> MatchOutcome:
         variant=spec.variant,
         match_id=f"t{spec.seed}-{spec.pair}-{'b' if spec.swapped else 'a'}",
     )
-    a_side = spec.team_a_side
-    b_side: Team = "NS" if a_side == "EW" else "EW"
-    a_seats = [s for s in SEATS if _side(s) == a_side]
-    b_seats = [s for s in SEATS if _side(s) == b_side]
+    a_side, b_side = spec.team_a_side, spec.team_b_side
+    rules = get_variant(spec.variant)
+    a_seats = [s for s in rules.seats if rules.side_of(s) == a_side]
+    b_seats = [s for s in rules.seats if rules.side_of(s) == b_side]
     return MatchOutcome(
         pair=spec.pair,
         swapped=spec.swapped,
@@ -101,10 +108,6 @@ def run_match(spec: MatchSpec) -> MatchOutcome:
     )
 
 
-def _side(seat: Seat) -> Team:
-    return "NS" if seat in ("N", "S") else "EW"
-
-
 def specs(
     team_a: str,
     team_b: str,
@@ -112,12 +115,14 @@ def specs(
     seed: int,
     target: int = 100,
     options: dict[str, dict[str, object]] | None = None,
+    variant: str = DEFAULT_VARIANT,
 ) -> list[MatchSpec]:
     """The mirrored schedule: `matches` must be even (pairs of matches)."""
     if matches < 2 or matches % 2:
         raise ValueError("matches must be a positive even number (mirrored pairs)")
+    get_variant(variant)  # an unknown name fails here, not in a worker
     return [
-        MatchSpec(p, swapped, team_a, team_b, seed, target, options=options or {})
+        MatchSpec(p, swapped, team_a, team_b, seed, target, variant, options or {})
         for p in range(matches // 2)
         for swapped in (False, True)
     ]
@@ -203,7 +208,9 @@ def _percentile(xs: list[float], q: float) -> float | None:
     return ordered[k]
 
 
-def report(outcomes: list[MatchOutcome], team_a: str, team_b: str) -> dict:
+def report(
+    outcomes: list[MatchOutcome], team_a: str, team_b: str, variant: str = DEFAULT_VARIANT
+) -> dict:
     """The tournament's figures, JSON-ready (the shape `tournament --json` prints)."""
     n = len(outcomes)
 
@@ -229,6 +236,7 @@ def report(outcomes: list[MatchOutcome], team_a: str, team_b: str) -> dict:
         }
 
     return {
+        "variant": variant,
         "matches": n,
         "pairs": len({o.pair for o in outcomes}),
         "hands": sum(o.hands for o in outcomes),

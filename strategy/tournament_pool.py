@@ -1,4 +1,5 @@
-"""Pooling tournament reports: runs with different seeds (disjoint deals), same two bots.
+"""Pooling tournament reports: runs with different seeds (disjoint deals), same two bots,
+same variant.
 
 Long match-ups (pimc) are played in several runs so that each finishes in its own time; this
 gives the figures of all their matches together. Each run's report carries its pairs' count,
@@ -14,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from games.dominoes.variants import DEFAULT_VARIANT
 from strategy.tournament import Z95, win_rate_interval
 
 
@@ -42,9 +44,12 @@ def pool(reports: Sequence[dict]) -> dict:
     if not reports:
         raise PoolError("nothing to pool")
     try:
-        bots = {(r["a"]["bot"], r["b"]["bot"]) for r in reports}
+        # reports from before two-player variants name none: they are partnership-6
+        bots = {(r["a"]["bot"], r["b"]["bot"], r.get("variant", DEFAULT_VARIANT))
+                for r in reports}
         if len(bots) != 1:
             raise PoolError(f"reports of different match-ups: {sorted(bots)}")
+        variant = next(iter(bots))[2]
         matches = sum(r["matches"] for r in reports)
         pairs = sum(r["pairs"] for r in reports)
         hands = sum(r["hands"] for r in reports)
@@ -74,7 +79,7 @@ def pool(reports: Sequence[dict]) -> dict:
                 "decision_ms_p95_runs": [s["decision_ms_p95"] for s, _, _ in sides],
             }
 
-        return {"matches": matches, "pairs": pairs, "hands": hands, "runs": len(reports),
-                "a": side("a"), "b": side("b")}
+        return {"variant": variant, "matches": matches, "pairs": pairs, "hands": hands,
+                "runs": len(reports), "a": side("a"), "b": side("b")}
     except (KeyError, TypeError) as error:
         raise PoolError(f"not a tournament report: missing {error}") from error

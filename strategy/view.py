@@ -49,9 +49,13 @@ class SeatView:
     def legal_moves(self) -> list[Move]:
         return [] if self.state is None else legal_moves(self.state, self.seat)
 
+    def hand_events(self) -> list[Event]:
+        """The current hand's events so far (from its hand_started), in order."""
+        return self.events[self._hand_start :]
+
     def plays(self) -> list[TilePlayed]:
         """The tiles played so far in the current hand, in order."""
-        return [e for e in self.events[self._hand_start :] if isinstance(e, TilePlayed)]
+        return [e for e in self.hand_events() if isinstance(e, TilePlayed)]
 
     def belief(self) -> Belief:
         """This seat's belief about the unseen tiles (exact posterior; inference.belief)."""

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from clients.cli import CommandError
+from games.dominoes.variants import DEFAULT_VARIANT, VARIANTS
 from strategy.bots import BOTS
 from strategy.tournament import report, run, specs
 from strategy.tournament_pool import PoolError, pool
@@ -18,8 +19,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "tournament",
         help="play two bot teams over mirrored deals and report win rates",
-        description="Each deal is played twice with the teams swapped (duplicate format).",
+        description="Each deal is played twice with the teams swapped (duplicate format); "
+        "for two-player variants a team is one bot and the seats swap.",
     )
+    parser.add_argument("--variant", choices=sorted(VARIANTS), default=DEFAULT_VARIANT)
     parser.add_argument("--team-a", choices=sorted(BOTS))
     parser.add_argument("--team-b", choices=sorted(BOTS))
     parser.add_argument("--matches", type=int, default=20, help="even: pairs of mirrored matches")
@@ -70,9 +73,10 @@ def run_command(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         raise CommandError("--workers must be at least 1")
     workers = args.workers or os.cpu_count() or 1
-    schedule = specs(args.team_a, args.team_b, args.matches, args.seed, args.target, _options(args))
+    schedule = specs(args.team_a, args.team_b, args.matches, args.seed, args.target,
+                     _options(args), args.variant)
     outcomes = run(schedule, workers=min(workers, len(schedule)), progress=_progress)
-    figures = report(outcomes, args.team_a, args.team_b)
+    figures = report(outcomes, args.team_a, args.team_b, args.variant)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
@@ -97,8 +101,8 @@ def _combine(args: argparse.Namespace) -> int:
 
 def _text(figures: dict, args: argparse.Namespace) -> str:
     lines = [
-        f"{figures['matches']} matches ({figures['pairs']} mirrored pairs, "
-        f"{figures['hands']} hands), target {args.target}, seed {args.seed}"
+        f"{figures['variant']}: {figures['matches']} matches ({figures['pairs']} mirrored "
+        f"pairs, {figures['hands']} hands), target {args.target}, seed {args.seed}"
     ]
     for key in ("a", "b"):
         side = figures[key]

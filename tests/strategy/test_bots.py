@@ -110,7 +110,7 @@ def test_pimc_samples_only_deals_consistent_with_the_seats_view() -> None:
         view = SeatView.from_events(events, seat)
         draw = sampler(view)
         for _ in range(5):
-            deal = draw(rng)
+            deal = draw(rng).hands
             assert sorted(deal[seat]) == sorted(truth.hands[seat])
             assert {s: len(deal[s]) for s in SEATS} == truth.counts
             assert set().union(*map(set, deal.values())) == set().union(*truth.hands.values())
