@@ -20,7 +20,7 @@ from games.dominoes.rules import must_draw
 from games.dominoes.tiles import Seat
 from strategy.greedy import greedy_choice
 from strategy.position import from_state
-from strategy.sampling import sample_values
+from strategy.sampling import EXACT_PLAYS_TWO, EXACT_TILES, sample_values
 from strategy.solver import solve_moves_within
 from strategy.view import SeatView
 
@@ -110,7 +110,8 @@ class OmniscientBot(Bot):
         if len(moves) == 1:
             return moves[0]
         assert view.state is not None
-        values, _ = solve_moves_within(from_state(view.state), moves, self.seconds)
+        exact = EXACT_TILES if view.state.variant.partnership else EXACT_PLAYS_TWO
+        values, _ = solve_moves_within(from_state(view.state), moves, self.seconds, exact)
         best = max(values)
         tied = [m for m, v in zip(moves, values, strict=True) if v == best]
         return rng.choice(tied)

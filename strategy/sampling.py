@@ -30,7 +30,13 @@ from strategy.solver import solve_moves_within
 from strategy.view import SeatView
 
 EXACT_TILES = 21
-"""Deals with at most this many tiles in hands are solved exactly at once (~20 ms at 21)."""
+"""Partnership deals with at most this many tiles in hands are solved exactly at once (~20 ms
+at 21)."""
+EXACT_PLAYS_TWO = 18
+"""Two-player deals with at most this many plays left (tiles in hands and, in draw-2, still
+to draw) are solved exactly at once. Every block-2 deal (14 tiles) is; in draw-2 an exact
+solve at 18 takes 0.6 ms at the median and 35 ms at worst, at 21 8 ms and 0.5 s (measured on
+random draw-2 positions, docs/strategy.md), too slow a tail for a 25 ms share."""
 
 
 @dataclass(frozen=True)
@@ -100,18 +106,21 @@ def sample_values(
     rng: random.Random,
     samples: int,
     seconds: float,
-    exact_tiles: int = EXACT_TILES,
+    exact_tiles: int | None = None,
 ) -> SampledValues:
     """Up to `samples` deals, each solved for every move, within about `seconds` in all.
 
     The remaining time is split evenly over the deals still to draw; a deal that cannot be
     solved exactly in its share is searched by iterative deepening and cut at the horizon.
     Sampling stops early when time is up (at least one deal is always solved).
+    `exact_tiles`: see solve_moves_within (None: EXACT_TILES, or EXACT_PLAYS_TWO).
     """
     deadline = time.perf_counter() + seconds
     draw = sampler(view)
     state = view.state
     assert state is not None
+    if exact_tiles is None:
+        exact_tiles = EXACT_TILES if state.variant.partnership else EXACT_PLAYS_TWO
     rows: list[tuple[float, ...]] = []
     exact: list[bool] = []
     for k in range(samples):
