@@ -80,7 +80,9 @@ class BeliefModel(Protocol):
         """Fold one event of the observer's own view."""
 
     def snapshot_dict(self) -> JSON:
-        """JSON-ready: the model's label, counts and per-holder probabilities."""
+        """JSON-ready, with at least `seq` (the last event folded), `observer`, `model` (what
+        the probabilities assume), `marginals` (holder -> item -> probability), and where
+        known `consistent_deals`, `entropy_bits`, `facts`, `status`, `hand`, `remaining`."""
 
 
 class Bot(Protocol):

@@ -23,6 +23,8 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 
 from archive.db import DEFAULT_DB
+from games.registry import GAMES
+from games.registry import Registry as Games
 from server import strategy_pool
 from server.advice import AdviceDesk
 from server.bus import Bus, InProcessBus
@@ -68,6 +70,8 @@ class ServerConfig:
     forward_timeout: float = 5.0
     belief_retry: float = 2.0
     """Seconds before the workers are asked again for a belief that has not come back."""
+    games: Games = GAMES
+    """The games hosted (every registered game; a test may bring a registry of its own)."""
 
 
 class DominoServer:
@@ -97,7 +101,7 @@ class DominoServer:
             self.pool = InferencePool(self.bus, self.metrics)
         self.pool.start()
         self.registry = Registry(self.store, self.bus, self.pool, self.metrics, self.config.tables,
-                                 cluster=self.cluster)
+                                 cluster=self.cluster, games=self.config.games)
         recovered = await self.registry.recover()
         self._lag_task = asyncio.create_task(watch_loop_lag(self.metrics), name="loop-lag")
         self._server = await serve(

@@ -14,21 +14,18 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from archive.tables import TableConfig, read_table
-from games.dominoes.audience import view
-from games.dominoes.commands import Command
-from games.dominoes.errors import WrongPhase
-from games.dominoes.events import Event, parse_event
-from games.dominoes.rules import evolve
-from games.dominoes.state import MatchState
-from games.dominoes.tiles import Seat
-from inference import Belief
+from games.interface import RuleViolation, Seat
+from games.registry import GAMES
+from games.registry import Registry as Games
 from server.bus import Envelope, Handler, Unsubscribe
 from server.fanout import backlog
 from server.inference_worker import belief_frame
 from server.protocol import ProtocolError
 from server.seats import token_matches
+from server.table_game import TableGame
 from storage import EventStore
 
 
@@ -38,20 +35,23 @@ class ArchivedTable:
     finished = True
     spectators = 0
 
-    def __init__(self, config: TableConfig, claims: dict[Seat, str], log: list[Event]) -> None:
+    def __init__(self, config: TableConfig, claims: dict[Seat, str], log: list[Any],
+                 game: TableGame) -> None:
         self.config = config
+        self.game = game
         self.table_id = config.table_id
         self.claims = claims
         """Seat -> sha256 of its token (the latest claim of each seat, as Table.restore)."""
         self.log = log
-        self.state: MatchState | None = None
+        self.state: Any = None
         for event in log:
-            self.state = evolve(self.state, event)
+            self.state = self.game.game.evolve(self.state, event)
         self._beliefs: dict[str, Envelope] = {}
         self._lock = threading.Lock()
 
     @classmethod
-    def load(cls, store: EventStore, table_id: str) -> ArchivedTable | None:
+    def load(cls, store: EventStore, table_id: str, games: Games = GAMES
+             ) -> ArchivedTable | None:
         """The table if its match is stored and ended, else None (blocking: use a thread)."""
         stored = read_table(store, table_id)
         if stored is None:
@@ -60,8 +60,9 @@ class ArchivedTable:
         if head == 0 or store.read(table_id, head - 1)[0].type != "match_ended":
             return None  # never started, or still in play (and hosted somewhere)
         claims = {seat: r["token_sha256"] for seat, r in stored.latest_claims().items()}
-        log = [parse_event(e.payload) for e in store.read(table_id)]
-        return cls(stored.config, claims, log)
+        game = TableGame.of(stored.config.variant, games)
+        log = [game.game.parse_event(e.payload) for e in store.read(table_id)]
+        return cls(stored.config, claims, log, game)
 
     @property
     def last_seq(self) -> int:
@@ -74,8 +75,10 @@ class ArchivedTable:
         with self._lock:
             found = self._beliefs.get(audience)
             if found is None:
-                seen = [view(event, audience) for event in self.log]  # type: ignore[arg-type]
-                snapshot = Belief.from_events(seen, audience).snapshot().to_json_dict()
+                belief = self.game.game.belief(audience, self.config.variant)
+                for event in self.log:
+                    belief.apply(self.game.game.view(event, audience))
+                snapshot = belief.snapshot_dict()
                 frame = belief_frame(self.table_id, snapshot)
                 found = Envelope(self.table_id, audience, "belief", snapshot["seq"], frame)
                 self._beliefs[audience] = found
@@ -89,7 +92,7 @@ class ArchivedTable:
         belief = await asyncio.to_thread(self.final_belief, audience)
         after = min(after_seq, self.last_seq)
         reply(after, self.last_seq)
-        for envelope in backlog(self.table_id, self.log, audience, after):
+        for envelope in backlog(self.table_id, self.log, audience, after, self.game):
             deliver(envelope)
         deliver(belief)
         return _nothing
@@ -103,8 +106,8 @@ class ArchivedTable:
     async def join_seat(self, seat: Seat, name: str) -> tuple[str, int]:
         raise ProtocolError("seat_taken", f"seat {seat} is taken: this match is over")
 
-    async def move(self, seat: Seat, command: Command, command_id: str | int | None) -> int:
-        raise WrongPhase("the match is over")
+    async def move(self, seat: Seat, move: dict[str, Any], command_id: str | int | None) -> int:
+        raise RuleViolation("wrong_phase", "the match is over")
 
     def presence(self, seat: Seat, delta: int) -> None:
         """Nobody plays here any more: presence changes nothing."""
@@ -112,7 +115,7 @@ class ArchivedTable:
     async def table_config(self) -> TableConfig:
         return self.config
 
-    async def referee_log(self) -> list[Event]:
+    async def referee_log(self) -> list[Any]:
         return list(self.log)
 
 

@@ -16,6 +16,7 @@ def belief_body(snapshot: dict[str, Any]) -> dict[str, Any]:
     return {
         "seq": snapshot["seq"],
         "observer": snapshot["observer"],
+        "model": snapshot.get("model"),
         "hand": snapshot.get("hand"),
         "status": snapshot.get("status"),
         "consistent_deals": deals,

@@ -1,37 +1,135 @@
-"""Bots: a registry of policies by name, and a player that acts for one seat from its view.
+"""Bots: the policies a table may seat, and a player that acts for one seat from its view.
 
 A bot sees exactly what a person in that seat sees (it folds its audience's events from the
-bus into a strategy.view.SeatView, the one fold of a seat's view) and acts through the same
-table entry point as a person. The legal moves of a seat depend only on its own hand and the
-open ends, so its view state is enough.
+bus into its own view) and acts through the same table entry point as a person. Where the
+strategy package plays a game (dominoes: random, greedy, pimc; server/table_bots.py), those
+are the table's bots; any other game seats the bots its own package supplies.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol
 
-from games.dominoes.commands import Command
-from games.dominoes.state import MatchState
-from games.dominoes.tiles import Seat
+from games.interface import Bot, Game, Seat
 from server.bus import Envelope, Unsubscribe
-from server.table_bots import TablePolicy, table_policies
-from strategy.view import SeatView
-
-BOTS: dict[str, TablePolicy] = table_policies()
-"""Bot name -> policy: exactly strategy.TABLE_BOTS (random, greedy, pimc), via make_bot."""
+from server.table_bots import STRATEGY_GAMES, table_policies
+from server.table_game import TableGame
 
 STAND_IN = "greedy"
-"""Who plays for a person absent on their turn past the grace period."""
+"""Who plays for a person absent on their turn past the grace period (if the game has it;
+else the game's first bot)."""
 
-Act = Callable[[Seat, Command], Awaitable[object]]
+Act = Callable[[Seat, Any], Awaitable[object]]
 
 
-def get_policy(name: str) -> TablePolicy | None:
-    policy = BOTS.get(name)
+class SeatViewLike(Protocol):
+    """A seat's own fold of its (redacted) events: all a bot may look at."""
+
+    @property
+    def last_seq(self) -> int: ...
+
+    def apply(self, event: Any) -> None: ...
+
+    def to_act(self) -> bool:
+        """Whether it is this seat's move now."""
+        ...
+
+
+class SeatPolicy(Protocol):
+    name: str
+
+    def prepare(self) -> None: ...
+
+    def new_view(self, seat: Seat) -> SeatViewLike: ...
+
+    async def decide(self, view: Any, rng: random.Random) -> Any | None: ...
+
+
+class GameSeatView:
+    """The fold of one seat's view through the game interface alone."""
+
+    def __init__(self, game: Game, seat: Seat) -> None:
+        self.game = game
+        self.seat = seat
+        self.state: Any = None
+        self.events: list[Any] = []
+
+    @property
+    def last_seq(self) -> int:
+        return self.events[-1].seq if self.events else 0
+
+    def apply(self, event: Any) -> None:
+        seen = self.game.view(event, self.seat)
+        self.state = self.game.evolve(self.state, seen)
+        self.events.append(seen)
+
+    def to_act(self) -> bool:
+        return self.state is not None and self.seat in self.game.to_act(self.state)
+
+
+class GamePolicy:
+    """One of a game's own bots (games.interface.Bot) as a table policy."""
+
+    def __init__(self, name: str, game: Game, bot: Bot) -> None:
+        self.name = name
+        self.game = game
+        self.bot = bot
+
+    def prepare(self) -> None:
+        """Nothing to warm up: a game's own bots decide in-line."""
+
+    def new_view(self, seat: Seat) -> GameSeatView:
+        return GameSeatView(self.game, seat)
+
+    async def decide(self, view: GameSeatView, rng: random.Random) -> Any | None:
+        if not view.to_act():
+            return None
+        events: Sequence[Any] = view.events
+        return self.bot.choose(events, view.seat, rng)
+
+
+class Policies:
+    """Bot name -> policy, per game; built once per game and kept."""
+
+    def __init__(self) -> None:
+        self._by_game: dict[str, dict[str, SeatPolicy]] = {}
+
+    def of(self, game: TableGame) -> dict[str, SeatPolicy]:
+        policies = self._by_game.get(game.name)
+        if policies is None:
+            if game.name in STRATEGY_GAMES:
+                policies = dict(table_policies())
+            else:
+                policies = {name: GamePolicy(name, game.game, bot)
+                            for name, bot in game.game.bots().items()}
+            self._by_game[game.name] = policies
+        return policies
+
+
+POLICIES = Policies()
+
+
+def bot_names(game: TableGame) -> list[str]:
+    """The bots a table of this game may seat."""
+    return list(POLICIES.of(game))
+
+
+def policy_for(game: TableGame, name: str) -> SeatPolicy | None:
+    """The policy called `name` for this game (warmed up), or None if it has none."""
+    policy = POLICIES.of(game).get(name)
     if policy is not None:
         policy.prepare()
+    return policy
+
+
+def stand_in_for(game: TableGame) -> SeatPolicy:
+    """Who plays for an absent person: greedy where the game has it, else its first bot."""
+    policies = POLICIES.of(game)
+    policy = policies.get(STAND_IN) or next(iter(policies.values()))
+    policy.prepare()
     return policy
 
 
@@ -41,7 +139,7 @@ class SeatBot:
     def __init__(
         self,
         seat: Seat,
-        policy: TablePolicy,
+        policy: SeatPolicy,
         act: Act,
         *,
         delay: float = 0.0,
@@ -54,14 +152,10 @@ class SeatBot:
         self.delay = delay
         self.active = active
         self.rng = rng or random.Random()
-        self.view = SeatView(seat)
+        self.view = policy.new_view(seat)
         """This seat's own (redacted) events, folded: all a bot may look at."""
         self.unsubscribe: Unsubscribe | None = None
         self._task: asyncio.Task[None] | None = None
-
-    @property
-    def state(self) -> MatchState | None:
-        return self.view.state
 
     def on_event(self, envelope: Envelope) -> None:
         if envelope.event is None:
@@ -89,13 +183,13 @@ class SeatBot:
             self._task.cancel()
 
     def my_turn(self) -> bool:
-        return self.state is not None and self.state.to_move == self.seat
+        return self.view.to_act()
 
     def _consider(self) -> None:
         if self.active and self.my_turn() and (self._task is None or self._task.done()):
             self._task = asyncio.get_running_loop().create_task(self._play())
 
-    async def decide(self) -> Command | None:
+    async def decide(self) -> Any | None:
         """The policy's own `decide` (pimc thinks in a worker process)."""
         return await self.policy.decide(self.view, self.rng)
 
@@ -104,12 +198,12 @@ class SeatBot:
             await asyncio.sleep(self.delay)
         if not self.active:
             return
-        seq = self.state.last_seq if self.state else 0  # before deciding: pimc takes time
+        seq = self.view.last_seq  # before deciding: pimc takes time
         command = await self.decide()
         if command is None or not self.active:
             return
         await self.act(self.seat, command)
-        if self.state is not None and self.state.last_seq != seq:
+        if self.view.last_seq != seq:
             # events arrived while we waited for the ack: look again (a refused move does
             # not change the seq, so a bot whose move is refused does not spin)
             self._task = None

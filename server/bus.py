@@ -12,9 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
-
-from games.dominoes.events import Event
+from typing import Any, Literal, Protocol
 
 Kind = Literal["event", "belief"]
 
@@ -29,7 +27,7 @@ class Envelope:
     seq: int
     frame: str
     """The server message's JSON text, ready for a WebSocket."""
-    event: Event | None = None
+    event: Any = None
     """For kind "event": the event as this audience sees it (already redacted)."""
     stamp: float = field(default_factory=time.monotonic)
     """When it was published (monotonic), for lag measurements."""

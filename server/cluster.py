@@ -15,8 +15,6 @@ import contextlib
 from typing import Any
 
 from archive.reader import Archive
-from games.dominoes.commands import PassTurn, PlayTile
-from games.dominoes.tiles import parse_tile
 from server.forwarding import Forwarder
 from server.leases import Leases
 from server.logs import log
@@ -196,10 +194,10 @@ class Cluster:
             token, last_seq = await table.join_seat(seat, op.get("name", ""))
             return {"token": token, "last_seq": last_seq}
         if op["op"] == "move":
-            tile = op.get("tile")
-            command = PassTurn(seat) if tile is None else \
-                PlayTile(seat, parse_tile(tile), op.get("end"))
-            return {"seq": await table.move(seat, command, op.get("id"))}
+            move = op.get("move")
+            if not isinstance(move, dict):
+                raise ProtocolError("bad_request", "a forwarded move carries the move payload")
+            return {"seq": await table.move(seat, move, op.get("id"))}
         if op["op"] == "presence":
             table.presence(seat, int(op["delta"]))
             return {}

@@ -22,10 +22,8 @@ from dataclasses import dataclass, field
 
 from pydantic_core import from_json
 
-from games.dominoes.audience import view
-from games.dominoes.events import parse_event
-from inference import Belief
-from server.fanout import AUDIENCES
+from games.interface import BeliefModel, Game
+from games.registry import GAMES
 from server.inference_worker import belief_frame
 from server.logs import log
 from server.mqtt_link import MqttLink
@@ -43,15 +41,23 @@ class TableBeliefs:
     """One table's beliefs, one per audience, folded up to `folded`."""
 
     table_id: str
-    beliefs: dict[str, Belief] = field(default_factory=dict)
+    game: Game | None = None
+    """Known from the table's match_started (its `game`; none named: dominoes)."""
+    beliefs: dict[str, BeliefModel] = field(default_factory=dict)
     folded: int = 0
     published: int = 0
     broken: bool = False
     finished: bool = False
     touched: float = field(default_factory=time.monotonic)
 
-    def __post_init__(self) -> None:
-        self.beliefs = {audience: Belief(audience) for audience in AUDIENCES}
+    def start(self, match_started: dict[str, object]) -> Game:
+        """The first event names the game and variant: one belief per audience of it."""
+        game = self.game = GAMES.game(str(match_started.get("game") or "") or None)
+        variant = str(match_started.get("variant"))
+        seats = game.variants()[variant].seats
+        self.beliefs = {audience: game.belief(audience, variant)
+                        for audience in (*seats, "spectator")}
+        return game
 
 
 class InferenceService:
@@ -146,14 +152,15 @@ class InferenceService:
             # with a committed-then-published server; kept as a guard), the watchdog re-asks
         try:
             for record in stored:
-                event = parse_event(record.payload)
+                game = tables.game or tables.start(record.payload)
+                event = game.parse_event(record.payload)
                 for audience, belief in tables.beliefs.items():
-                    belief.apply(view(event, audience))  # type: ignore[arg-type]
+                    belief.apply(game.view(event, audience))
                 tables.folded = event.seq
                 tables.finished = event.type == "match_ended"
             if tables.folded == 0 or tables.folded < tables.published:
                 return
-            frames = [(audience, belief_frame(table_id, belief.snapshot().to_json_dict()))
+            frames = [(audience, belief_frame(table_id, belief.snapshot_dict()))
                       for audience, belief in tables.beliefs.items()]
         except Exception as error:
             tables.broken = True

@@ -13,20 +13,26 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pydantic_core import to_json
 
-from games.dominoes.events import Event
-from inference import Belief
+from games.interface import BeliefModel
 from server.belief_message import belief_body
-from server.bus import Bus, Envelope, Unsubscribe
-from server.fanout import AUDIENCES
+from server.bus import Bus, Envelope, Handler, Unsubscribe
 from server.logs import log
 from server.metrics import Metrics
+from server.table_game import TableGame
 
-if TYPE_CHECKING:
-    from server.table import Table
+
+class BelievedTable(Protocol):
+    """What the pool needs of a table: its game and a way to follow an audience's events."""
+
+    table_id: str
+    game: TableGame
+
+    def attach(self, audience: str, on_event: Handler) -> tuple[int, Unsubscribe]: ...
+
 
 SLICE_SECONDS = 0.004
 """How long the pool runs workers before it yields to the loop."""
@@ -41,12 +47,14 @@ def belief_frame(table_id: str, snapshot: dict[str, Any]) -> str:
 class BeliefWorker:
     """One observer's belief at one table, kept up to date from its own view of the events."""
 
-    def __init__(self, pool: InferencePool, table_id: str, observer: str) -> None:
+    def __init__(self, pool: InferencePool, table_id: str, observer: str,
+                 belief: BeliefModel) -> None:
         self.pool = pool
         self.table_id = table_id
         self.observer = observer
-        self.belief = Belief(observer)
-        self.pending: list[Event] = []
+        self.belief = belief
+        """The game's exact belief for this observer (games.interface.BeliefModel)."""
+        self.pending: list[Any] = []
         self.first_stamp = 0.0
         self.broken = False
         self.done = False
@@ -85,7 +93,7 @@ class BeliefWorker:
                     self.stop()
                 return
             self.stale = False
-            snapshot = self.belief.snapshot().to_json_dict()
+            snapshot = self.belief.snapshot_dict()
         except Exception as error:  # an inconsistent view is a bug: say so, stop this worker
             self.broken = True
             log("inference_failed", table=self.table_id, observer=self.observer, error=error)
@@ -126,11 +134,13 @@ class InferencePool:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
 
-    def attach_table(self, table: Table) -> dict[str, BeliefWorker]:
+    def attach_table(self, table: BelievedTable) -> dict[str, BeliefWorker]:
         """One worker per audience, each fed by its audience's events on the bus."""
         workers = {}
-        for audience in AUDIENCES:
-            worker = BeliefWorker(self, table.table_id, audience)
+        game = table.game
+        for audience in game.audiences:
+            belief = game.game.belief(audience, game.variant.name)
+            worker = BeliefWorker(self, table.table_id, audience, belief)
             worker.unsubscribe = table.attach(audience, worker.on_event)[1]
             workers[audience] = worker
         return workers

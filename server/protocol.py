@@ -11,13 +11,15 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from games.dominoes.tiles import End, Seat
+from games.dominoes.tiles import End
 from games.dominoes.variants import DEFAULT_VARIANT, Scoring
 
 TableId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 CommandId = Annotated[str, Field(min_length=1, max_length=64)] | Annotated[int, Field(ge=0)]
 TileName = Annotated[str, Field(pattern=r"^\d{1,2}-\d{1,2}$")]
 Token = Annotated[str, Field(min_length=16, max_length=128)]
+Seat = Annotated[str, Field(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
+"""A seat of the table's variant (dominoes: S, W, N, E; two players: S, N); the table checks."""
 
 ErrorCode = Literal[
     "bad_request",
@@ -99,6 +101,21 @@ class Pass(_Command):
     table_id: TableId
 
 
+class Draw(_Command):
+    """Dominoes with a boneyard: nothing fits, so draw until a tile fits or it is empty."""
+
+    type: Literal["draw"] = "draw"
+    table_id: TableId
+
+
+class MoveCommand(_Command):
+    """Any game's move, as that game reads it (`Game.command_from_wire`)."""
+
+    type: Literal["move"] = "move"
+    table_id: TableId
+    move: dict[str, Any] = Field(description="The game's own move payload.")
+
+
 class Leave(_Command):
     type: Literal["leave"] = "leave"
     table_id: TableId
@@ -112,7 +129,17 @@ class Advise(_Command):
 
 
 ClientMessage = Annotated[
-    CreateTable | ListTables | Join | Resume | Watch | Play | Pass | Leave | Advise,
+    CreateTable
+    | ListTables
+    | Join
+    | Resume
+    | Watch
+    | Play
+    | Pass
+    | Draw
+    | MoveCommand
+    | Leave
+    | Advise,
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -133,6 +160,7 @@ class TableCreated(_Reply):
 
 class TableInfo(_Message):
     table_id: TableId
+    game: str = Field("dominoes", description="The game the variant belongs to.")
     variant: str
     target: int
     seats: dict[Seat, str | None] = Field(
@@ -200,6 +228,8 @@ class BeliefMessage(_Message):
     table_id: TableId
     seq: int = Field(description="The last event this belief reflects.")
     observer: str = Field(description="A seat, or 'spectator' for the public belief.")
+    model: str | None = Field(None, description="What the probabilities assume (the label "
+                                                "every estimate carries).")
     hand: int | None = Field(None, description="The hand it is about (null before the first).")
     status: str | None = Field(
         None, description="idle (no hand yet), waiting (own tiles not dealt), live, ended."
@@ -269,6 +299,20 @@ ServerMessage = Annotated[
     Field(discriminator="type"),
 ]
 SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+
+def move_payload(message: Play | Pass | Draw | MoveCommand) -> dict[str, Any]:
+    """A move message as its game's wire payload (`Game.command_from_wire` reads it).
+
+    `play`, `pass` and `draw` are the dominoes moves, kept as their own messages (the
+    protocol only ever grows); `move` carries any game's payload as it is."""
+    if isinstance(message, Play):
+        return {"kind": "play", "tile": message.tile, "end": message.end}
+    if isinstance(message, Pass):
+        return {"kind": "pass"}
+    if isinstance(message, Draw):
+        return {"kind": "draw"}
+    return dict(message.move)
 
 
 def parse_client(text: str | bytes) -> ClientMessage:

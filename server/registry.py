@@ -17,17 +17,18 @@ from typing import Any, Protocol
 
 from archive.streams import commands_stream, seats_stream, table_of_seats_stream
 from archive.tables import StoredTable, TableConfig, read_table
-from games.dominoes.events import Event, parse_event
-from games.dominoes.tiles import SEATS, Seat
-from games.dominoes.variants import VARIANTS
+from games.interface import Seat
+from games.registry import GAMES
+from games.registry import Registry as Games
 from server.archived_table import ArchivedTable
-from server.bots import BOTS
+from server.bots import bot_names
 from server.bus import Bus
 from server.logs import log
 from server.metrics import Metrics
 from server.protocol import CreateTable, ProtocolError, TableInfo
 from server.remote_table import RemoteTable
 from server.table import Inference, Table, TableOptions
+from server.table_game import TableGame
 from server.table_interface import TableHandle
 from storage import AsyncEventStore
 
@@ -72,6 +73,7 @@ class Registry:
         metrics: Metrics,
         options: TableOptions,
         cluster: Locator | None = None,
+        games: Games = GAMES,
     ) -> None:
         self.store = store
         self.bus = bus
@@ -79,15 +81,21 @@ class Registry:
         self.metrics = metrics
         self.options = options
         self.cluster = cluster
+        self.games = games
+        """The games this server hosts (games.registry.GAMES unless a test adds its own)."""
         self.tables: dict[str, Table] = {}
         self.book: dict[str, Counter[str]] = {}
         """Connections attached here, per table and audience (seats and "spectator")."""
         self.archived: OrderedDict[str, ArchivedTable] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
 
+    def game_of(self, variant: str) -> TableGame:
+        return TableGame.of(variant, self.games)
+
     def _new(self, config: TableConfig) -> Table:
         table = Table(
             config,
+            game=self.game_of(config.variant),
             store=self.store,
             bus=self.bus,
             pool=self.pool,
@@ -122,7 +130,8 @@ class Registry:
         """A finished match nobody hosts, from the store (None if there is no such match)."""
         found = self.archived.get(table_id)
         if found is None:
-            found = await asyncio.to_thread(ArchivedTable.load, self.store.store, table_id)
+            found = await asyncio.to_thread(ArchivedTable.load, self.store.store, table_id,
+                                            self.games)
             if found is None:
                 return None
             self.archived[table_id] = found
@@ -150,13 +159,15 @@ class Registry:
             handle.presence(audience, delta)  # type: ignore[arg-type]
 
     async def create(self, request: CreateTable) -> Table:
-        if request.variant not in VARIANTS:
-            known = ", ".join(VARIANTS)
-            raise ProtocolError("bad_request", f"unknown variant {request.variant!r} ({known})")
+        game = self.game_of(request.variant)  # a typed bad_request for an unknown variant
+        known = bot_names(game)
         for seat, name in request.bots.items():
-            if name not in BOTS:
-                known = ", ".join(BOTS)
-                raise ProtocolError("unknown_bot", f"no bot {name!r} for {seat} (known: {known})")
+            if seat not in game.seats:
+                raise ProtocolError("bad_request", f"{request.variant} has no seat {seat} "
+                                    f"(seats: {', '.join(game.seats)})")
+            if name not in known:
+                raise ProtocolError("unknown_bot", f"no bot {name!r} for {seat} "
+                                    f"(known: {', '.join(known)})")
         config = TableConfig(
             table_id=new_table_id(),
             variant=request.variant,
@@ -180,7 +191,9 @@ class Registry:
                 table_id=table.table_id,
                 variant=table.config.variant,
                 target=table.config.target,
-                seats={s: (r.name if (r := table.seats.get(s)) else None) for s in SEATS},
+                seats={s: (r.name if (r := table.seats.get(s)) else None)
+                       for s in table.game.seats},
+                game=table.game.name,
                 status=table.status,  # type: ignore[arg-type]
                 spectators=table.spectators,
             )
@@ -202,13 +215,14 @@ class Registry:
             if stored is None:
                 continue
             config = stored.config
-            seats: dict[Seat, str | None] = dict.fromkeys(SEATS)
+            game = self.game_of(config.variant)
+            seats: dict[Seat, str | None] = dict.fromkeys(game.seats)
             seats.update({s: f"bot:{b}" for s, b in config.bots.items()})
             seats.update({s: r["name"] for s, r in stored.latest_claims().items()})
             remote = self.cluster.remote.get(table_id) if self.cluster else None
             out.append(TableInfo(
                 table_id=table_id, variant=config.variant, target=config.target,
-                seats=seats,
+                seats=seats, game=game.name,
                 status="playing" if all(seats.values()) else "waiting",
                 spectators=remote.spectators if remote else 0,
             ))
@@ -272,14 +286,15 @@ class Registry:
         log("table_recovered", table=table_id, seq=table.last_seq, status=table.status)
         return table
 
-    def _read(self, table_id: str) -> tuple[StoredTable, list[Event], list[dict]] | None:
+    def _read(self, table_id: str) -> tuple[StoredTable, list[Any], list[dict]] | None:
         """A table's three streams (read in a worker thread); None if it needs no recovery."""
         store = self.store.store
         stored = read_table(store, table_id)
         if stored is None:
             log("recovery_skipped", table=table_id, reason="no table_created record")
             return None
-        events = [parse_event(e.payload) for e in store.read(table_id)]
+        game = self.game_of(stored.config.variant).game
+        events = [game.parse_event(e.payload) for e in store.read(table_id)]
         if events and events[-1].type == "match_ended":
             return None
         keep = 4 * self.options.recent_commands

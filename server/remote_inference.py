@@ -21,7 +21,6 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 from server.bus import Bus, Envelope, Unsubscribe
-from server.fanout import AUDIENCES
 from server.metrics import Metrics
 from server.mqtt_link import MqttLink
 from server.topics import Topics
@@ -37,7 +36,7 @@ class _Watch:
         self.table = table
         self.asked = 0
         """The seq of the notification in flight (0: none): the next waits for its beliefs."""
-        self.latest = dict.fromkeys(AUDIENCES, 0)
+        self.latest = dict.fromkeys(table.game.audiences, 0)
         self.stamps: deque[tuple[int, float]] = deque()
         self.timer: asyncio.TimerHandle | None = None
         self.tries = 0
@@ -87,13 +86,14 @@ class RemoteInference:
         watch = self._watches[table_id] = _Watch(table)
         watch.unsubscribers.append(
             self.bus.subscribe(table_id, "spectator", "event", self._on_event))
-        for observer in AUDIENCES:
+        audiences = table.game.audiences
+        for observer in audiences:
             watch.unsubscribers.append(
                 self.bus.subscribe(table_id, observer, "belief", self._on_belief))
         if table.last_seq:
             self.notify(table_id, table.last_seq, again=True)  # recovered: catch the workers up
         return {audience: _Handle(self, table_id, audience == "spectator")
-                for audience in AUDIENCES}
+                for audience in audiences}
 
     def detach(self, table_id: str) -> None:
         watch = self._watches.pop(table_id, None)

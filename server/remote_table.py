@@ -18,13 +18,14 @@ from typing import Any
 
 from archive.reader import Archive
 from archive.tables import TableConfig
-from games.dominoes.commands import Command, PlayTile
 from games.dominoes.events import Event
 from games.dominoes.tiles import Seat
 from server.bus import Envelope, Handler, Unsubscribe
 from server.fanout import backlog
 from server.mqtt_bus import MqttBus
+from server.protocol import ProtocolError
 from server.seats import token_matches
+from server.table_game import TableGame
 
 Reply = Callable[[int, int], None]
 """Sends the attach reply, given (after_seq, last_seq), before the first event."""
@@ -111,12 +112,22 @@ class RemoteTable:
         self.spectators = 0
         self.finished = False
         """Whether the last event read from the store was match_ended (set by open_feed)."""
+        self._game: TableGame | None = None
+
+    async def game(self) -> TableGame:
+        """The table's game, from its stored config (read once)."""
+        if self._game is None:
+            stored = await self.archive.table(self.table_id, config_only=True)
+            if stored is None:
+                raise ProtocolError("unknown_table", f"no table {self.table_id}")
+            self._game = TableGame.of(stored.config.variant)
+        return self._game
 
     # -- feeds ---------------------------------------------------------------------------
 
     async def history(self, audience: str, after_seq: int) -> list[Envelope]:
         events = await self.archive.events(self.table_id, after_seq)
-        return backlog(self.table_id, events, audience, 0)
+        return backlog(self.table_id, events, audience, 0, await self.game())
 
     async def open_feed(self, audience: str, deliver: Handler, after_seq: int,
                         reply: Reply) -> Unsubscribe:
@@ -175,11 +186,9 @@ class RemoteTable:
                                                    "seat": seat, "name": name})
         return result["token"], int(result["last_seq"])
 
-    async def move(self, seat: Seat, command: Command, command_id: str | int | None) -> int:
+    async def move(self, seat: Seat, move: dict[str, Any], command_id: str | int | None) -> int:
         op: dict[str, Any] = {"op": "move", "table_id": self.table_id, "seat": seat,
-                              "id": command_id}
-        if isinstance(command, PlayTile):
-            op.update(tile=str(command.tile), end=command.end)
+                              "id": command_id, "move": move}
         result = await self._forward(self, op)
         return int(result["seq"])
 

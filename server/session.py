@@ -18,9 +18,7 @@ from pydantic import ValidationError
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-from games.dominoes.commands import PassTurn, PlayTile
-from games.dominoes.errors import RuleViolation
-from games.dominoes.tiles import Seat, TileError, parse_tile
+from games.interface import RuleViolation
 from server.advice import AdviceDesk, advice_offered
 from server.bus import Envelope, Unsubscribe
 from server.logs import log
@@ -29,6 +27,7 @@ from server.protocol import (
     Ack,
     Advise,
     CreateTable,
+    Draw,
     ErrorCode,
     ErrorMessage,
     Join,
@@ -36,6 +35,7 @@ from server.protocol import (
     Leave,
     Left,
     ListTables,
+    MoveCommand,
     Pass,
     Play,
     ProtocolError,
@@ -45,6 +45,7 @@ from server.protocol import (
     Tables,
     Watch,
     Watching,
+    move_payload,
     parse_client,
 )
 from server.ratelimit import TokenBucket
@@ -203,7 +204,7 @@ class Session:
             await self._resume(message, await registry.find(message.table_id))
         elif isinstance(message, Watch):
             await self._watch(message, await registry.find(message.table_id))
-        elif isinstance(message, Play | Pass):
+        elif isinstance(message, Play | Pass | Draw | MoveCommand):
             await self._move(message, await registry.find(message.table_id))
         elif isinstance(message, Leave):
             if message.table_id not in self.attachments:
@@ -261,18 +262,9 @@ class Session:
             id=message.id, table_id=table.table_id, after_seq=after, last_seq=last,
             finished=table.finished))
 
-    async def _move(self, message: Play | Pass, table: TableHandle) -> None:
+    async def _move(self, message: Play | Pass | Draw | MoveCommand, table: TableHandle) -> None:
         attachment = self.attachments.get(table.table_id)
         if attachment is None or attachment.audience == "spectator":
             raise ProtocolError("unauthorized", "join or resume a seat at this table first")
-        seat: Seat = attachment.audience  # type: ignore[assignment]
-        if isinstance(message, Play):
-            try:
-                tile = parse_tile(message.tile)
-            except TileError as error:
-                raise ProtocolError("bad_request", str(error)) from None
-            command: PlayTile | PassTurn = PlayTile(seat, tile, message.end)
-        else:
-            command = PassTurn(seat)
-        seq = await table.move(seat, command, message.id)
+        seq = await table.move(attachment.audience, move_payload(message), message.id)
         self.send(Ack(id=message.id, seq=seq).model_dump_json())

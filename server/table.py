@@ -26,19 +26,15 @@ from typing import Any, Protocol, TypeVar
 
 from archive.streams import commands_stream, seats_stream
 from archive.tables import StoredTable, TableConfig
-from games.dominoes.commands import Command, DealHand, StartMatch
-from games.dominoes.errors import RuleViolation, WrongPhase
-from games.dominoes.events import Event, event_to_dict
-from games.dominoes.rules import decide, evolve
-from games.dominoes.state import MatchState
-from games.dominoes.tiles import SEATS, Seat
-from server.bots import STAND_IN, SeatBot, get_policy
+from games.interface import RuleViolation, Seat
+from server.bots import SeatBot, policy_for, stand_in_for
 from server.bus import Bus, Envelope, Handler, Unsubscribe
 from server.fanout import backlog, publish_events
 from server.logs import log
 from server.metrics import Metrics
 from server.protocol import ProtocolError
 from server.seats import new_token, token_digest, token_matches
+from server.table_game import TableGame
 from storage import AsyncEventStore, ConcurrencyConflict
 
 T = TypeVar("T")
@@ -96,6 +92,7 @@ class Table:
         self,
         config: TableConfig,
         *,
+        game: TableGame,
         store: AsyncEventStore,
         bus: Bus,
         pool: Inference,
@@ -106,6 +103,7 @@ class Table:
     ) -> None:
         self.config = config
         self.table_id = config.table_id
+        self.game = game
         self.store = store
         self.bus = bus
         self.pool = pool
@@ -116,11 +114,12 @@ class Table:
         self.seats: dict[Seat, SeatRecord] = {
             seat: SeatRecord(name=f"bot:{bot}", bot=bot) for seat, bot in config.bots.items()
         }
-        self.state: MatchState | None = None
-        self.log: list[Event] = []
+        self.state: Any = None
+        """The referee's state, as the game folds it (None before match_started)."""
+        self.log: list[Any] = []
         self.side_seq = 0
         self.cmd_seq = 0
-        self.recent: dict[Seat, OrderedDict[str, int]] = {s: OrderedDict() for s in SEATS}
+        self.recent: dict[Seat, OrderedDict[str, int]] = {s: OrderedDict() for s in self.game.seats}
         self.connected: Counter[Seat] = Counter()
         self.spectators = 0
         self.autopilot: set[Seat] = set()
@@ -145,7 +144,7 @@ class Table:
     def status(self) -> str:
         if self.state is None:
             return "waiting"
-        return "finished" if self.state.phase == "finished" else "playing"
+        return "finished" if self.game.game.is_over(self.state) else "playing"
 
     @property
     def finished(self) -> bool:
@@ -153,14 +152,14 @@ class Table:
         return self.status == "finished"
 
     def restore(
-        self, stored: StoredTable, events: list[Event], commands: list[dict[str, Any]]
+        self, stored: StoredTable, events: list[Any], commands: list[dict[str, Any]]
     ) -> None:
         """Rebuild from the stored streams (recovery): fold the match, reload seats and ids."""
         self.side_seq = 1 + len(stored.records)  # the config record, then the claims
         for seat, record in stored.latest_claims().items():
             self.seats[seat] = SeatRecord(record["name"], None, record["token_sha256"])
         for event in events:
-            self.state = evolve(self.state, event)
+            self.state = self.game.game.evolve(self.state, event)
             self.log.append(event)
         for record in commands:
             self.cmd_seq = max(self.cmd_seq, int(record["seq"]))
@@ -174,10 +173,10 @@ class Table:
             return
         self.workers = self.pool.attach_table(self)
         for seat, bot_name in self.config.bots.items():
-            policy = get_policy(bot_name)
-            assert policy is not None
+            policy = policy_for(self.game, bot_name)
+            assert policy is not None  # create_table accepted only this game's bots
             self._add_bot(seat, policy, active=True)
-        if self.state is None and len(self.seats) == 4:
+        if self.state is None and self._seated():
             self._enqueue_quietly(self._start_match)
         self._after_change()
 
@@ -234,6 +233,9 @@ class Table:
         """Claim an empty seat; returns the new token (only its sha256 is stored)."""
 
         async def run() -> str:
+            if seat not in self.game.seats:
+                raise ProtocolError("bad_request", f"{self.config.variant} has no seat {seat} "
+                                    f"(seats: {', '.join(self.game.seats)})")
             if seat in self.seats:
                 holder = self.seats[seat]
                 raise ProtocolError("seat_taken", f"seat {seat} is taken by {holder.name!r}")
@@ -248,7 +250,7 @@ class Table:
             self.side_seq += 1
             self.seats[seat] = SeatRecord(record["name"], None, record["token_sha256"])
             log("seat_claimed", table=self.table_id, seat=seat, name=record["name"])
-            if self.state is None and len(self.seats) == 4:
+            if self.state is None and self._seated():
                 self._enqueue_quietly(self._start_match)  # its own job: the seat is claimed
             return token
 
@@ -259,16 +261,21 @@ class Table:
         token = await self.join(seat, name)
         return token, self.last_seq
 
-    async def move(self, seat: Seat, command: Command, command_id: str | int | None) -> int:
-        """Apply a seat's play or pass; returns the seq of the event recording it."""
+    async def move(self, seat: Seat, move: dict[str, Any], command_id: str | int | None) -> int:
+        """Apply a seat's move as sent (the game reads the payload, a typed error if bad)."""
+        return await self.apply(seat, self.game.game.command_from_wire(seat, move), command_id)
+
+    async def apply(self, seat: Seat, command: Any, command_id: str | int | None) -> int:
+        """Apply a seat's command; returns the seq of the event recording it."""
 
         async def run() -> int:
             key = None if command_id is None else json.dumps(command_id)
             if key is not None and key in self.recent[seat]:
                 return self.recent[seat][key]  # a retry: the original answer, applied once
             if self.state is None:
-                raise WrongPhase("the match has not started: seats are still empty")
-            events = decide(self.state, command)
+                raise RuleViolation("wrong_phase",
+                                    "the match has not started: seats are still empty")
+            events = self.game.game.decide(self.state, command)
             side = []
             if key is not None:
                 record = {"type": "command_applied", "seat": seat, "id": command_id,
@@ -286,26 +293,29 @@ class Table:
     async def _start_match(self) -> None:
         if self.state is not None:
             return
-        players = {seat: self.seats[seat].name for seat in SEATS}
-        command = StartMatch(
-            self.table_id, players, self.config.variant, self.config.target, self.config.scoring
-        )
-        await self._commit(decide(None, command))
+        game = self.game
+        players = {seat: self.seats[seat].name for seat in game.seats}
+        command = game.game.start(self.table_id, self.config.variant, players,
+                                  game.options(self.config.target, self.config.scoring))
+        await self._commit(game.game.decide(None, command))
         log("match_started", table=self.table_id, variant=self.config.variant)
 
-    async def _deal(self) -> None:
+    async def _referee_step(self) -> None:
         self._deal_pending = False  # a failed commit leaves it re-armable (_retry_later)
-        if self.state is None or self.state.phase != "between_hands":
+        if self.state is None:
             return
-        await self._commit(decide(self.state, DealHand(secrets.token_hex(32))))
+        step = self.game.game.referee_step(self.state, secrets.token_hex(32))
+        if step is not None:
+            await self._commit(self.game.game.decide(self.state, step))
 
     async def _commit(
-        self, events: list[Event], side: list[tuple[str, int, list[dict[str, Any]]]] | None = None
-    ) -> list[Event]:
+        self, events: list[Any], side: list[tuple[str, int, list[dict[str, Any]]]] | None = None
+    ) -> list[Any]:
         """Durable first: append (with side records, all or nothing), then evolve, publish."""
         first = self.last_seq + 1
         stamped = [e.model_copy(update={"seq": first + i}) for i, e in enumerate(events)]
-        appends = [(self.table_id, self.last_seq, [event_to_dict(e) for e in stamped])]
+        data = [self.game.game.event_to_dict(e) for e in stamped]
+        appends = [(self.table_id, self.last_seq, data)]
         appends += side or []
         started = time.monotonic()
         try:
@@ -319,14 +329,18 @@ class Table:
         self.metrics.commit_latency.add((time.monotonic() - started) * 1000.0)
         state = self.state
         for event in stamped:
-            state = evolve(state, event)
+            state = self.game.game.evolve(state, event)
         self.state = state
         self.log.extend(stamped)
         self.metrics.events += len(stamped)
         self._retry_delay = RETRY_FIRST
-        publish_events(self.bus, self.table_id, stamped)
+        publish_events(self.bus, self.table_id, stamped, self.game)
         self._after_change()
         return stamped
+
+    def _seated(self) -> bool:
+        """Every seat of the variant is taken: the match can start."""
+        return len(self.seats) == len(self.game.seats)
 
     def _remember(self, seat: Seat, command_id: str | int, seq: int) -> None:
         recent = self.recent[seat]
@@ -340,15 +354,18 @@ class Table:
         state = self.state
         if state is None or self._closing:
             return
-        if state.phase == "between_hands" and not self._deal_pending:
+        game = self.game.game
+        over = game.is_over(state)
+        if not over and not game.to_act(state) and not self._deal_pending:
+            # nobody is to act: the referee's turn (a deal); pause after a hand, not at first
             self._deal_pending = True
-            if self.options.hand_pause > 0 and state.hands_played > 0:
+            if self.options.hand_pause > 0 and self.last_seq > 1:
                 asyncio.get_running_loop().call_later(
-                    self.options.hand_pause, self._enqueue_quietly, self._deal
+                    self.options.hand_pause, self._enqueue_quietly, self._referee_step
                 )
             else:
-                self._enqueue_quietly(self._deal)
-        elif state.phase == "finished":
+                self._enqueue_quietly(self._referee_step)
+        elif over:
             self._finish()
         self._review_absence()
 
@@ -377,7 +394,7 @@ class Table:
         if self._closing:
             return
         if self.state is None:
-            if len(self.seats) == 4:
+            if self._seated():
                 self._enqueue_quietly(self._start_match)
             return
         self._after_change()
@@ -408,9 +425,9 @@ class Table:
         self.bots[seat] = bot
         return bot
 
-    async def _bot_act(self, seat: Seat, command: Command) -> None:
+    async def _bot_act(self, seat: Seat, command: Any) -> None:
         try:
-            await self.move(seat, command, None)
+            await self.apply(seat, command, None)
         except (RuleViolation, ProtocolError):
             pass  # overtaken (a stale move, the table reloading): the next event wakes it
         except Exception as error:  # the store failed: the move was not made; try again
@@ -440,18 +457,18 @@ class Table:
             if self.connected[seat] > 0:
                 self._timers.pop(seat).cancel()
         state = self.state
-        if state is None or state.phase != "playing" or state.hand is None or self._closing:
+        if state is None or self._closing:
             return
-        turn = state.hand.turn
-        if (
-            self.is_person(turn)
-            and self.connected[turn] <= 0
-            and turn not in self.autopilot
-            and turn not in self._timers
-        ):
-            self._timers[turn] = asyncio.get_running_loop().call_later(
-                self.options.grace, self._grace_over, turn
-            )
+        for turn in self.game.game.to_act(state):
+            if (
+                self.is_person(turn)
+                and self.connected[turn] <= 0
+                and turn not in self.autopilot
+                and turn not in self._timers
+            ):
+                self._timers[turn] = asyncio.get_running_loop().call_later(
+                    self.options.grace, self._grace_over, turn
+                )
 
     def _grace_over(self, seat: Seat) -> None:
         self._timers.pop(seat, None)
@@ -461,8 +478,7 @@ class Table:
         log("stand_in_on", table=self.table_id, seat=seat, grace=self.options.grace)
         bot = self.bots.get(seat)
         if bot is None:
-            policy = get_policy(STAND_IN)
-            assert policy is not None
+            policy = stand_in_for(self.game)
             bot = self._add_bot(seat, policy, active=False)
         bot.activate()
 
@@ -480,7 +496,7 @@ class Table:
         Synchronous, so nothing can be published between the backlog and the subscription:
         the audience sees every seq exactly once, in order.
         """
-        for envelope in backlog(self.table_id, self.log, audience, after_seq):
+        for envelope in backlog(self.table_id, self.log, audience, after_seq, self.game):
             on_event(envelope)
         unsubscribers = [self.bus.subscribe(self.table_id, audience, "event", on_event)]
         if on_belief is not None:
@@ -521,7 +537,7 @@ class Table:
     async def table_config(self) -> TableConfig:
         return self.config
 
-    async def referee_log(self) -> list[Event]:
+    async def referee_log(self) -> list[Any]:
         return list(self.log)
 
     def seat_for_token(self, token: str) -> Seat | None:

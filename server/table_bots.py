@@ -13,17 +13,31 @@ from __future__ import annotations
 
 import random
 
-from games.dominoes.commands import Command, PassTurn, PlayTile
+from games.dominoes.commands import Command, DrawTiles, PassTurn, PlayTile
 from games.dominoes.events import event_to_dict
-from games.dominoes.rules import legal_moves
-from games.dominoes.tiles import parse_tile
+from games.dominoes.rules import legal_moves, must_draw
+from games.dominoes.tiles import Seat, parse_tile
 from server import strategy_pool
 from server.logs import log
 from strategy.bots import TABLE_BOTS, Bot, make_bot
 from strategy.view import SeatView
 
+STRATEGY_GAMES = frozenset({"dominoes"})
+"""The games whose table bots come from strategy/ rather than from the game's own package."""
+
 POOLED = frozenset({"pimc"})
 """Bots whose decisions run in the process pool."""
+
+class StrategySeatView(SeatView):
+    """strategy's fold of a seat's view, with what a SeatBot asks of any view."""
+
+    @property
+    def last_seq(self) -> int:
+        return self.state.last_seq if self.state is not None else 0
+
+    def to_act(self) -> bool:
+        return self.state is not None and self.state.to_move == self.seat
+
 
 class TablePolicy:
     """One bot kind at a table: `await policy.decide(seat_bot)` -> the seat's command."""
@@ -37,6 +51,9 @@ class TablePolicy:
     def __repr__(self) -> str:
         return f"TablePolicy({self.name!r})"
 
+    def new_view(self, seat: Seat) -> StrategySeatView:
+        return StrategySeatView(seat)
+
     def prepare(self) -> None:
         """A table seated this bot: start the worker processes now if it will need them."""
         if self.pooled:
@@ -48,8 +65,8 @@ class TablePolicy:
         if state is None or state.to_move != seat:
             return None
         moves = legal_moves(state, seat)
-        if not moves:
-            return PassTurn(seat)
+        if not moves:  # nothing fits: draw from the boneyard where the variant has one
+            return DrawTiles(seat) if must_draw(state, seat) else PassTurn(seat)
         if len(moves) == 1:
             return PlayTile(seat, moves[0].tile, moves[0].end)
         if self.pooled:

@@ -9,12 +9,10 @@ server owns (server/remote_table.py), and a retired finished match read from the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from archive.tables import TableConfig
-from games.dominoes.commands import Command
-from games.dominoes.events import Event
-from games.dominoes.tiles import Seat
+from games.interface import Seat
 from server.bus import Handler, Unsubscribe
 
 Reply = Callable[[int, int], None]
@@ -46,8 +44,8 @@ class TableHandle(Protocol):
         """Claim `seat`: its token and the seq its feed starts from."""
         ...
 
-    async def move(self, seat: Seat, command: Command, command_id: str | int | None) -> int:
-        """Apply a seat's command; the seq of its last event."""
+    async def move(self, seat: Seat, move: dict[str, Any], command_id: str | int | None) -> int:
+        """Apply a seat's move (the game's wire payload); the seq of the event recording it."""
         ...
 
     def presence(self, seat: Seat, delta: int) -> None:
@@ -58,6 +56,6 @@ class TableHandle(Protocol):
         """What the table was created with (None: its record is missing)."""
         ...
 
-    async def referee_log(self) -> list[Event]:
+    async def referee_log(self) -> list[Any]:
         """The whole referee's log now (every hand open: for the advisor, never sent)."""
         ...

@@ -172,6 +172,10 @@ class Dominoes:
         return {"random": _PolicyBot(random_policy), "heaviest": _PolicyBot(heaviest_policy)}
 
 
+MODEL = "uniform: every deal consistent with the public moves is equally likely"
+"""The label of the exact belief: it ignores how players choose (docs/inference.md)."""
+
+
 class _DominoesBelief:
     """The exact dominoes belief with the interface's JSON snapshot."""
 
@@ -182,7 +186,7 @@ class _DominoesBelief:
         self.belief.apply(event)
 
     def snapshot_dict(self) -> JSON:
-        return self.belief.snapshot().to_json_dict()
+        return {**self.belief.snapshot().to_json_dict(), "model": MODEL}
 
 
 DOMINOES = Dominoes()

@@ -16,9 +16,10 @@ from games.dominoes.audience import view as redact
 from games.dominoes.events import event_to_dict
 from games.dominoes.selfplay import random_match_events
 from server.app import DominoServer
-from server.bots import BOTS
+from server.bots import bot_names
 from server.protocol import AdviceMessage, BeliefMessage, EventMessage
 from server.replay_http import handle_replay_http
+from server.table_game import TableGame
 from storage import EventStore
 from strategy.advisor import distinct_moves
 from strategy.bots import TABLE_BOTS
@@ -73,7 +74,9 @@ async def _my_choice(client: DominoClient, table_id: str, view: SeatView,
 
 
 def test_the_table_bots_are_exactly_the_strategy_table_bots() -> None:
-    assert tuple(BOTS) == TABLE_BOTS == ("random", "greedy", "pimc")
+    for variant in ("partnership-6", "partnership-9", "block-2", "draw-2"):
+        names = tuple(bot_names(TableGame.of(variant)))
+        assert names == TABLE_BOTS == ("random", "greedy", "pimc")
 
 
 async def test_advice_lists_the_legal_moves_best_first_with_its_label(

@@ -36,7 +36,7 @@ async def test_a_move_whose_id_record_conflicts_is_not_stored(server: DominoServ
     store.append(commands_stream(table.table_id), table.cmd_seq, [foreign])
 
     with pytest.raises(ProtocolError) as refused:
-        await table.move(turn, command, "cmd-1")
+        await table.apply(turn, command, "cmd-1")
     assert refused.value.code == "internal"
     assert store.last_seq(table.table_id) == before, "the move was stored without its id"
     assert [e.payload["id"] for e in store.read(commands_stream(table.table_id))] == ["elsewhere"]
@@ -44,9 +44,9 @@ async def test_a_move_whose_id_record_conflicts_is_not_stored(server: DominoServ
     # the table folds itself again from the store; the client's retry is applied, once
     await wait_for(lambda: server.registry.tables.get(table.table_id) not in (None, table))
     reloaded: Table = server.registry.tables[table.table_id]
-    seq = await reloaded.move(turn, command, "cmd-1")
+    seq = await reloaded.apply(turn, command, "cmd-1")
     assert seq == before + 1
-    assert await reloaded.move(turn, command, "cmd-1") == seq
+    assert await reloaded.apply(turn, command, "cmd-1") == seq
     played = store.read(table.table_id, after_seq=before)
     assert [(e.type, e.payload["seat"], e.payload["tile"]) for e in played] == [
         ("tile_played", turn, str(move.tile))

@@ -22,6 +22,7 @@ from server.archived_table import ArchivedTable
 from server.fanout import event_frame
 from server.protocol import BeliefMessage, EventMessage, ServerMessage
 from server.table import TableOptions
+from server.table_game import TableGame
 from server.topics import parse_mqtt_url
 from storage import EventStore
 from tests.conftest import make_config
@@ -54,7 +55,8 @@ async def _resume_and_check(url: str, table_id: str, token: str, after: int,
         sent = [m for m in got if isinstance(m, EventMessage)]
         assert [m.seq for m in sent] == list(range(after + 1, len(events) + 1))
         for message in sent:  # the frame the live table would have sent, redaction included
-            wanted = json.loads(event_frame(table_id, view(events[message.seq - 1], observer)))
+            wanted = json.loads(event_frame(table_id, view(events[message.seq - 1], observer),
+                                               TableGame.of("partnership-6")))
             assert message.model_dump(mode="json") == wanted
         beliefs = [m for m in got if isinstance(m, BeliefMessage)]
         assert len(beliefs) == 1 and got[-1] is beliefs[0], "the final belief comes last"

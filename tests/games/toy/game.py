@@ -109,7 +109,8 @@ class ToyState:
 
     @property
     def dealt(self) -> bool:
-        return bool(self.counts)
+        """Both hands dealt (a seat's view folds the two `dealt` events one at a time)."""
+        return len(self.counts) == len(SEATS)
 
     @property
     def turn(self) -> str:
@@ -202,9 +203,11 @@ class ToyBelief:
     def __init__(self, observer: str) -> None:
         self.observer = observer
         self.state: ToyState | None = None
+        self.seq = 0
 
     def apply(self, event: Any) -> None:
         self.state = evolve(self.state, event)
+        self.seq = event.seq
 
     def position(self) -> Position | None:
         state = self.state
@@ -219,11 +222,12 @@ class ToyBelief:
 
     def snapshot_dict(self) -> JSON:
         position = self.position()
+        head = {"seq": self.seq, "observer": self.observer, "model": "uniform"}
         if position is None:
-            return {"model": "uniform", "consistent_deals": None, "marginals": {}}
+            return {**head, "consistent_deals": None, "marginals": {}}
         total, _ = tile_counts(position)
         probs = marginals(position)
-        return {"model": "uniform", "consistent_deals": total,
+        return {**head, "consistent_deals": total,
                 "marginals": {h: {str(c): p for c, p in row.items()} for h, row in probs.items()}}
 
 
@@ -268,7 +272,9 @@ class Toy:
         return None if state.dealt else Deal(secret)
 
     def to_act(self, state: ToyState) -> tuple[Seat, ...]:
-        return () if state.over or not state.dealt else (state.turn,)
+        if state.over or not state.dealt or len(state.played) == 2 * HAND:
+            return ()  # (a seat's view may not have folded the match_ended yet)
+        return (state.turn,)
 
     def is_over(self, state: ToyState) -> bool:
         return state.over
@@ -281,7 +287,7 @@ class Toy:
     def command_from_wire(self, seat: Seat, payload: JSON) -> Play:
         card = payload.get("card")
         if not isinstance(card, int) or isinstance(card, bool):
-            raise ToyRuleViolation("bad_move", "a toy move is {\"card\": N}")
+            raise ToyRuleViolation("illegal_move", "a toy move is {\"card\": N}")
         return Play(seat, card)
 
     def command_to_wire(self, command: Any) -> JSON:

@@ -1,0 +1,139 @@
+"""A game that exists only in the tests plays over the real server: nothing in server/,
+storage/ or the web core knows it. Real WebSockets on loopback, a real SQLite file.
+
+The toy (tests/games/toy) is registered beside dominoes in a registry of the test's own;
+a person plays South through the generic `move` message against the toy's random bot, a
+spectator watches, and then: the stored log is re-decided by the game's checker, every
+frame a seat or the spectator got hides what it may not see, and each live belief equals
+the game's belief folded from that audience's own view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from games.dominoes.game import DOMINOES
+from games.registry import Registry
+from server.app import DominoServer
+from storage import EventStore
+from tests.conftest import make_config
+from tests.games.toy.game import TOY, VARIANT, deal
+
+DEADLINE = 60.0
+
+
+@pytest.fixture
+async def toy_server(tmp_path: Path) -> AsyncIterator[DominoServer]:
+    instance = DominoServer(make_config(tmp_path, games=Registry([DOMINOES, TOY])))
+    await instance.start()
+    try:
+        yield instance
+    finally:
+        await instance.stop()
+
+
+async def _request(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
+    """Send, then read until the reply with this id (events and beliefs are kept aside)."""
+    await ws.send(json.dumps(message))
+    while True:
+        reply = json.loads(await asyncio.wait_for(ws.recv(), DEADLINE))
+        if reply.get("id") == message["id"]:
+            return reply
+
+
+async def _play_south(ws: ClientConnection, table_id: str) -> tuple[list[dict], list[dict]]:
+    """South's frames until match_ended, moving (lowest card first) whenever it is to act."""
+    events: list[dict] = []
+    beliefs: list[dict] = []
+    state = None
+    moves = 0
+    while True:
+        frame = json.loads(await asyncio.wait_for(ws.recv(), DEADLINE))
+        if frame["type"] == "belief":
+            beliefs.append(frame)
+            if events and events[-1]["type"] == "match_ended" and frame["seq"] == len(events):
+                return events, beliefs
+            continue
+        if frame["type"] == "error":
+            raise AssertionError(f"refused: {frame}")
+        if frame["type"] != "event":
+            continue
+        events.append(frame["event"])
+        state = TOY.evolve(state, TOY.parse_event(frame["event"]))
+        if "S" in TOY.to_act(state):
+            card = min(state.hands["S"])
+            moves += 1
+            await ws.send(json.dumps({"type": "move", "table_id": table_id, "id": f"m{moves}",
+                                      "move": {"card": card}}))
+
+
+async def test_a_toy_game_plays_over_the_real_server(toy_server: DominoServer) -> None:
+    url = f"ws://127.0.0.1:{toy_server.port}/ws"
+    async with connect(url) as south, connect(url) as watcher:
+        created = await _request(south, {"type": "create_table", "id": 1, "variant": VARIANT,
+                                         "bots": {"N": "random"}})
+        assert created["type"] == "table_created", created
+        table_id = created["table_id"]
+        listed = await _request(watcher, {"type": "list_tables", "id": 2})
+        info = next(t for t in listed["tables"] if t["table_id"] == table_id)
+        assert info["game"] == "toy" and set(info["seats"]) == {"S", "N"}
+        watching = await _request(watcher, {"type": "watch", "id": 3, "table_id": table_id})
+        assert watching["type"] == "watching"
+        joined = await _request(south, {"type": "join", "id": 4, "table_id": table_id,
+                                        "seat": "S", "name": "ann"})
+        assert joined["type"] == "joined"
+        events, beliefs = await _play_south(south, table_id)
+
+    assert events[-1]["type"] == "match_ended"
+    store = EventStore(toy_server.config.db)
+    try:
+        stored = [TOY.parse_event(e.payload) for e in store.read(table_id)]
+    finally:
+        store.close()
+    TOY.check_log(stored)  # every move re-decided by the toy's own rules
+    assert stored[0].game == "toy"
+    hands, _kitty = deal(next(e.secret for e in stored if getattr(e, "secret", None)))
+
+    # South never saw North's cards nor the shuffle's secret before the end
+    for event in events[:-1]:
+        if event["type"] == "dealt":
+            assert event["secret"] is None
+            assert event["cards"] == (hands["S"] if event["seat"] == "S" else None)
+    # every live belief is the toy belief of South's own view at that seq
+    seen = [TOY.parse_event(e) for e in events]
+    for message in beliefs:
+        belief = TOY.belief("S", VARIANT)
+        for event in seen[: message["seq"]]:
+            belief.apply(event)
+        expected = belief.snapshot_dict()
+        assert message["observer"] == "S" and message["model"] == "uniform"
+        assert message["marginals"] == expected["marginals"]
+        assert message["consistent_deals"] == expected["consistent_deals"]
+    assert any(m["marginals"] for m in beliefs)
+
+
+async def test_a_toy_table_refuses_a_bad_move_with_a_typed_error(
+    toy_server: DominoServer,
+) -> None:
+    url = f"ws://127.0.0.1:{toy_server.port}/ws"
+    async with connect(url) as south:
+        created = await _request(south, {"type": "create_table", "id": 1, "variant": VARIANT,
+                                         "bots": {"N": "random"}})
+        table_id = created["table_id"]
+        refused = await _request(south, {"type": "join", "id": 2, "table_id": table_id,
+                                         "seat": "W"})
+        assert refused["type"] == "error" and refused["code"] == "bad_request"
+        await _request(south, {"type": "join", "id": 3, "table_id": table_id, "seat": "S"})
+        bad = await _request(south, {"type": "move", "id": 4, "table_id": table_id,
+                                     "move": {"card": "seven"}})
+        assert bad["type"] == "error" and bad["code"] == "illegal_move"
+        wrong_bot = await _request(south, {"type": "create_table", "id": 5, "variant": VARIANT,
+                                           "bots": {"N": "pimc"}})
+        assert wrong_bot["type"] == "error" and wrong_bot["code"] == "unknown_bot"
