@@ -1,11 +1,11 @@
 """Replays for the browser: a stored (or uploaded) match as one audience saw it, with beliefs.
 
-A replay is {match_id, perspective, finished, events, beliefs}: the events redacted for the
-perspective (`games.dominoes.audience.view`) and the perspective's exact belief after every event
-(`inference.Belief`, the same fold the live workers run). Perspective "all" is the referee's
-log with every hand open, so it carries no beliefs, and like any seat's perspective it is
-only given for a finished match: while a match is in play, only the public (spectator)
-replay is served, since a seat's would show its hand.
+A replay is {match_id, game, perspective, finished, events, beliefs}, for any registered
+game: the events redacted for the perspective (the game's `view`) and the perspective's exact
+belief after every event (the game's `belief`, the same fold the live workers run).
+Perspective "all" is the referee's log with every hand open, so it carries no beliefs, and
+like any seat's perspective it is only given for a finished match: while a match is in
+play, only the public (spectator) replay is served, since a seat's would show its hand.
 
 This module builds replays; server/replay_http.py serves them (and replay advice, from
 server/replay_advice.py) over HTTP and the upload WebSocket.
@@ -19,16 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from archive.matches import ArchiveError, UnknownMatch, load_match
-from games.dominoes.audience import view
-from games.dominoes.events import Event, event_to_dict
-from games.dominoes.jsonl import LogFormatError, parse_lines
-from games.dominoes.validate import LogProblem, check_log
-from inference import Belief, InconsistentLog, ObserverError
+from archive.jsonl import LogFormatError, parse_log_lines
+from archive.matches import ArchiveError, MatchLog, UnknownMatch, game_of_events, load_match_log
+from games.interface import REFEREE, SPECTATOR, Game, LogProblem, UnknownGame
 from server.belief_message import belief_body
 from storage import AsyncEventStore, EventStore
 
-PERSPECTIVES: tuple[str, ...] = ("S", "W", "N", "E", "spectator", "all")
+ALL = "all"
+"""The referee's perspective: every hand open (finished matches only, no beliefs)."""
+Event = Any
 MAX_UPLOAD = 2 * 1024 * 1024
 """Largest accepted JSONL upload (bytes)."""
 MAX_MATCH_ID = 64
@@ -61,24 +60,36 @@ class ReplayError(Exception):
 # -- building a replay ------------------------------------------------------------------------
 
 
-def check_perspective(perspective: str) -> str:
-    if perspective not in PERSPECTIVES:
-        raise ReplayError(400, f"unknown perspective {perspective!r} "
-                               f"(one of {', '.join(PERSPECTIVES)})")
+def perspectives(game: Game, variant: str) -> tuple[str, ...]:
+    """Each seat of the variant, the spectator, and `all`."""
+    try:
+        seats = game.variants()[variant].seats
+    except KeyError:
+        raise ReplayError(422, f"{game.name} has no variant {variant!r}") from None
+    return (*seats, SPECTATOR, ALL)
+
+
+def check_perspective(perspective: str, allowed: Sequence[str] | None = None) -> str:
+    """A perspective name (checked against the match's seats once its game is known)."""
+    if not 0 < len(perspective) <= 16 or not perspective.isidentifier() or (
+            allowed is not None and perspective not in allowed):
+        known = f" (one of {', '.join(allowed)})" if allowed else ""
+        raise ReplayError(400, f"unknown perspective {perspective!r}{known}")
     return perspective
 
 
-def belief_series(events: Sequence[Event], observer: str) -> list[Json]:
+def belief_series(events: Sequence[Event], observer: str, game: Game,
+                  variant: str) -> list[Json]:
     """The observer's belief after each event of its (already redacted) view."""
-    belief = Belief(observer)
+    belief = game.belief(observer, variant)
     out = []
     for event in events:
         try:
             belief.apply(event)
-        except (InconsistentLog, ObserverError) as error:
+        except ValueError as error:  # the game's belief refuses an inconsistent view
             raise ReplayError(422, f"no belief after seq {event.seq}: {error}",
                               seq=event.seq) from error
-        out.append(belief_body(belief.snapshot().to_json_dict()))
+        out.append(belief_body(belief.snapshot_dict()))
     return out
 
 
@@ -86,27 +97,40 @@ def is_finished(events: Sequence[Event]) -> bool:
     return bool(events) and events[-1].type == "match_ended"
 
 
-def build_replay(events: Sequence[Event], perspective: str) -> Json:
+def build_replay(events: Sequence[Event], perspective: str, game: Game | None = None) -> Json:
     """The replay of a referee's log for `perspective` (see the module docstring)."""
-    check_perspective(perspective)
     if not events or events[0].type != "match_started":
         raise ReplayError(422, "a match log starts with match_started", seq=1)
+    if game is None:
+        try:
+            game = game_of_events(events)
+        except UnknownGame as error:
+            raise ReplayError(422, str(error), seq=1) from error
+    variant = events[0].variant
+    check_perspective(perspective, perspectives(game, variant))
     finished = is_finished(events)
-    if not finished and perspective != "spectator":
+    if not finished and perspective != SPECTATOR:
         raise ReplayError(403, "this match is still in play: only the spectator perspective "
                                "is available until it ends")
-    audience = "referee" if perspective == "all" else perspective
-    seen = [view(e, audience) for e in events]  # type: ignore[arg-type]
+    audience = REFEREE if perspective == ALL else perspective
+    seen = [game.view(e, audience) for e in events]
     return {
-        "match_id": events[0].match_id,  # type: ignore[union-attr]
+        "match_id": events[0].match_id,
+        "game": game.name,
         "perspective": perspective,
         "finished": finished,
-        "events": [event_to_dict(e) for e in seen],
-        "beliefs": [] if perspective == "all" else belief_series(seen, perspective),
+        "events": [game.event_to_dict(e) for e in seen],
+        "beliefs": [] if perspective == ALL else belief_series(seen, perspective, game,
+                                                                variant),
     }
 
 
 def parse_upload(body: bytes) -> list[Event]:
+    """A referee's JSONL log from an upload, proven legal (see `parse_upload_log`)."""
+    return parse_upload_log(body).events
+
+
+def parse_upload_log(body: bytes) -> MatchLog:
     """A referee's JSONL log from an upload, proven legal; errors name the line or the seq."""
     if len(body) > MAX_UPLOAD:
         raise ReplayError(413, f"the log is larger than {MAX_UPLOAD // (1024 * 1024)} MiB")
@@ -115,16 +139,16 @@ def parse_upload(body: bytes) -> list[Event]:
     except UnicodeDecodeError as error:
         raise ReplayError(400, f"the log is not UTF-8 text (byte {error.start})") from error
     try:
-        events = parse_lines(text.splitlines())
+        log = parse_log_lines(text.splitlines())
     except LogFormatError as error:
         raise ReplayError(400, f"line {error.line}: {error.reason}", line=error.line) from error
-    if not events:
+    if not log.events:
         raise ReplayError(400, "the log holds no events")
     try:
-        check_log(events)
+        log.game.check_log(log.events)
     except LogProblem as error:
         raise ReplayError(400, str(error), seq=error.seq) from error
-    return events
+    return log
 
 
 # -- the store --------------------------------------------------------------------------------
@@ -144,8 +168,13 @@ def check_match_id(match_id: str) -> str:
 
 def load_events(store: EventStore, match_id: str) -> list[Event]:
     """A stored match for a replay (blocking); refusals as ReplayError (404, 500)."""
+    return load_log(store, match_id).events
+
+
+def load_log(store: EventStore, match_id: str) -> MatchLog:
+    """A stored match and its game (blocking); refusals as ReplayError (404, 500)."""
     try:
-        return load_match(store, check_match_id(match_id))
+        return load_match_log(store, check_match_id(match_id))
     except UnknownMatch as error:
         raise ReplayError(404, f"no match {match_id!r} here") from error
     except ArchiveError as error:
@@ -163,8 +192,10 @@ def stored_replay(store: EventStore, match_id: str, perspective: str) -> bytes:
     if cached is not None:
         _cache.move_to_end(key)
         return cached
-    events = load_events(store, match_id)
-    body = json.dumps(build_replay(events, perspective), separators=(",", ":")).encode()
+    log = load_log(store, match_id)
+    events = log.events
+    body = json.dumps(build_replay(events, perspective, log.game),
+                      separators=(",", ":")).encode()
     if is_finished(events):
         _cache[key] = body
         while len(_cache) > CACHE_SIZE:
@@ -174,5 +205,6 @@ def stored_replay(store: EventStore, match_id: str, perspective: str) -> bytes:
 
 def uploaded_replay(body: bytes, perspective: str) -> bytes:
     check_perspective(perspective)
-    replay = build_replay(parse_upload(body), perspective)
+    log = parse_upload_log(body)
+    replay = build_replay(log.events, perspective, log.game)
     return json.dumps(replay, separators=(",", ":")).encode()

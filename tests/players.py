@@ -14,6 +14,7 @@ from clients.python import DominoClient, SeatView, ServerError
 from clients.python.player import STALE_VIEW_CODES
 from games.dominoes.audience import view
 from games.dominoes.events import Event
+from games.dominoes.game import MODEL as BELIEF_MODEL
 from inference import Belief
 from server.inference_worker import belief_frame
 from server.protocol import BeliefMessage, EventMessage
@@ -124,7 +125,8 @@ async def collect_beliefs(client: DominoClient, into: list[BeliefMessage], upto:
 def expected_belief(table_id: str, events: list[Event], observer: str, seq: int) -> dict:
     """The belief recomputed from the stored log, exactly as a worker would publish it."""
     belief = Belief.from_events([view(e, observer) for e in events[:seq]], observer)  # type: ignore[arg-type]
-    return json.loads(belief_frame(table_id, belief.snapshot().to_json_dict()))
+    return json.loads(belief_frame(table_id, {**belief.snapshot().to_json_dict(),
+                                              "model": BELIEF_MODEL}))
 
 
 def check_beliefs(table_id: str, events: list[Event], observer: str,

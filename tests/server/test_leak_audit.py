@@ -30,6 +30,7 @@ from websockets.asyncio.client import ClientConnection
 from clients.python import DominoClient, SeatView, ServerError
 from clients.python.player import STALE_VIEW_CODES
 from games.dominoes.events import Event, TilePlayed, parse_event
+from games.dominoes.game import MODEL as BELIEF_MODEL
 from games.dominoes.tiles import parse_tile
 from games.dominoes.variants import get_variant
 from inference import Belief
@@ -235,7 +236,8 @@ class Audit:
         while self.folded < seq:
             self.belief.apply(parse_event(self.redacted[self.folded]))
             self.folded += 1
-        frame = belief_frame(self.table_id, self.belief.snapshot().to_json_dict())
+        frame = belief_frame(self.table_id, {**self.belief.snapshot().to_json_dict(),
+                                             "model": BELIEF_MODEL})
         return parse_server(frame)  # type: ignore[return-value]
 
     def check(self, connection: Recording) -> set[int]:
