@@ -52,7 +52,7 @@ def app(page: Any, expr: str) -> Any:
 
 
 class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
@@ -98,8 +98,13 @@ def draw_match() -> tuple[list[Event], int]:
                 break
             if event.type == "tiles_drawn" and event.seat == "N":
                 north_drew = True
-            if (event.type == "tiles_drawn" and event.seat == "S" and north_drew
-                    and event.count >= 2 and events[i + 1].type == "tile_played"):
+            if (
+                event.type == "tiles_drawn"
+                and event.seat == "S"
+                and north_drew
+                and event.count >= 2
+                and events[i + 1].type == "tile_played"
+            ):
                 return events, i
     raise AssertionError("no seed in range gives a first hand with both draws")
 
@@ -124,14 +129,24 @@ def display_belief(state: MatchState, played: set[str], seq: int) -> dict:
     total = sum(holds.values())
     assert total == len(unseen)
     return {
-        "type": "belief", "table_id": TABLE, "seq": seq, "observer": "S", "hand": hand.number,
-        "status": "live", "consistent_deals": 1, "entropy_bits": 0.0,
+        "type": "belief",
+        "table_id": TABLE,
+        "seq": seq,
+        "observer": "S",
+        "hand": hand.number,
+        "status": "live",
+        "consistent_deals": 1,
+        "entropy_bits": 0.0,
         "marginals": {h: {t: n / total for t in unseen} for h, n in holds.items()},
-        "facts": [], "remaining": {"S": len(own), **holds}, "tile_entropy_bits": {},
+        "facts": [],
+        "remaining": {"S": len(own), **holds},
+        "tile_entropy_bits": {},
     }
 
 
-def test_the_registry_has_dominoes_and_no_renderer_for_an_unknown_game(context: Any, site: str) -> None:
+def test_the_registry_has_dominoes_and_no_renderer_for_an_unknown_game(
+    context: Any, site: str
+) -> None:
     page = context.new_page()
     errors = watch_errors(page)
     ScriptedServer(page, lambda message, send: None)
@@ -150,9 +165,12 @@ def test_the_registry_has_dominoes_and_no_renderer_for_an_unknown_game(context: 
     assert found["listed"] == found["known"] == ["dominoes"]
     assert found["game"] == "dominoes" and found["same"]
     assert found["none"] is None and found["inherited"] is None and found["fallback"] == "dominoes"
-    assert found["variants"] == [["partnership-6", ["S", "W", "N", "E"]],
-                                 ["partnership-9", ["S", "W", "N", "E"]],
-                                 ["block-2", ["S", "N"]], ["draw-2", ["S", "N"]]]
+    assert found["variants"] == [
+        ["partnership-6", ["S", "W", "N", "E"]],
+        ["partnership-9", ["S", "W", "N", "E"]],
+        ["block-2", ["S", "N"]],
+        ["draw-2", ["S", "N"]],
+    ]
     # a table of a game with no renderer says so instead of drawing dominoes
     page.goto(site + "/#watch=x&game=uno")
     page.wait_for_selector("#app .error")
@@ -164,8 +182,14 @@ def test_the_registry_has_dominoes_and_no_renderer_for_an_unknown_game(context: 
 def test_the_lobby_creates_a_two_player_table_with_two_seat_rows(context: Any, site: str) -> None:
     page = context.new_page()
     errors = watch_errors(page)
-    listed = {"table_id": "open2", "variant": "draw-2", "target": 100, "status": "waiting",
-              "seats": {"S": None, "N": "bot:greedy"}, "spectators": 0}
+    listed = {
+        "table_id": "open2",
+        "variant": "draw-2",
+        "target": 100,
+        "status": "waiting",
+        "seats": {"S": None, "N": "bot:greedy"},
+        "spectators": 0,
+    }
 
     def reply(message: dict, send: Callable[[dict], None]) -> None:
         if message["type"] == "list_tables":
@@ -183,7 +207,12 @@ def test_the_lobby_creates_a_two_player_table_with_two_seat_rows(context: Any, s
     options = page.eval_on_selector_all("select[name=variant] option", "os => os.map(o => o.value)")
     assert {"block-2", "draw-2", "partnership-6", "partnership-9"} <= set(options)
     seat_rows = "#create select[data-seat]"
-    assert page.eval_on_selector_all(seat_rows, "s => s.map(x => x.dataset.seat)") == ["S", "W", "N", "E"]
+    assert page.eval_on_selector_all(seat_rows, "s => s.map(x => x.dataset.seat)") == [
+        "S",
+        "W",
+        "N",
+        "E",
+    ]
     page.select_option("select[name=variant]", "draw-2")
     assert page.eval_on_selector_all(seat_rows, "s => s.map(x => x.dataset.seat)") == ["S", "N"]
     assert "South against North" in page.text_content("#create legend")
@@ -196,23 +225,39 @@ def test_the_lobby_creates_a_two_player_table_with_two_seat_rows(context: Any, s
     page.wait_for_selector("#create select[data-seat]")
     page.select_option("select[name=variant]", "block-2")
     page.select_option("select[name=variant]", "partnership-9")
-    assert page.eval_on_selector_all(seat_rows, "s => s.map(x => x.dataset.seat)") == ["S", "W", "N", "E"]
+    assert page.eval_on_selector_all(seat_rows, "s => s.map(x => x.dataset.seat)") == [
+        "S",
+        "W",
+        "N",
+        "E",
+    ]
     assert errors == []
 
 
-def test_a_two_player_draw_table_shows_the_boneyard_the_draws_and_draws(context: Any, site: str) -> None:
+def test_a_two_player_draw_table_shows_the_boneyard_the_draws_and_draws(
+    context: Any, site: str
+) -> None:
     events, k = draw_match()  # events[k]: South draws, then plays the tile that fitted
     south = [event_to_dict(view(e, "S")) for e in events]
     before = state_after(events[:k])
-    after = state_after(events[:k + 1])
+    after = state_after(events[: k + 1])
     drawn = south[k]["tiles"]
     north_draws = [e for e in south[:k] if e["type"] == "tiles_drawn" and e["seat"] == "N"]
     played = {e["tile"] for e in south[:k] if e["type"] == "tile_played"}
 
     def reply(message: dict, send: Callable[[dict], None]) -> None:
         if message["type"] == "join":
-            send({"type": "joined", "id": message["id"], "table_id": TABLE, "seat": "S",
-                  "token": "secret", "last_seq": k, "advice": False})
+            send(
+                {
+                    "type": "joined",
+                    "id": message["id"],
+                    "table_id": TABLE,
+                    "seat": "S",
+                    "token": "secret",
+                    "last_seq": k,
+                    "advice": False,
+                }
+            )
             for event in south[:k]:
                 send({"type": "event", "table_id": TABLE, "seq": event["seq"], "event": event})
             send(display_belief(before, played, k))
@@ -224,33 +269,54 @@ def test_a_two_player_draw_table_shows_the_boneyard_the_draws_and_draws(context:
     errors = watch_errors(page)
     server = ScriptedServer(page, reply)
     page.goto(f"{site}/#table={TABLE}&seat=S")
-    page.wait_for_function(f"window.__app && window.__app.belief && window.__app.state.lastSeq === {k}")
+    page.wait_for_function(
+        f"window.__app && window.__app.belief && window.__app.state.lastSeq === {k}"
+    )
 
     # you at the bottom, the one opponent across, nobody at the sides, no teams
-    positions = "s => s.map(x => [x.dataset.seat, [...x.classList].find(c => c.startsWith('pos-'))])"
-    assert page.eval_on_selector_all(".board .seat", positions) == [["N", "pos-top"], ["S", "pos-bottom"]]
+    positions = (
+        "s => s.map(x => [x.dataset.seat, [...x.classList].find(c => c.startsWith('pos-'))])"
+    )
+    assert page.eval_on_selector_all(".board .seat", positions) == [
+        ["N", "pos-top"],
+        ["S", "pos-bottom"],
+    ]
     assert page.locator(".seat.turn").get_attribute("data-seat") == "S"
     assert "NS" not in page.text_content(".board .seat[data-seat=S] header")
-    assert page.eval_on_selector_all("[data-score]", "s => s.map(x => x.dataset.score)") == ["S", "N"]
+    assert page.eval_on_selector_all("[data-score]", "s => s.map(x => x.dataset.score)") == [
+        "S",
+        "N",
+    ]
     boneyard = page.locator("[data-boneyard]")
     assert int(boneyard.get_attribute("data-boneyard")) == before.hand.boneyard
     assert f"{before.hand.boneyard} tiles left" in boneyard.text_content()
     hand = before.hand.hands["S"]
-    assert sorted(page.eval_on_selector_all(".pos-bottom .tile-btn", "bs => bs.map(b => b.dataset.tile)")) \
-        == sorted(str(t) for t in hand)
-    assert int(page.get_attribute(".seat[data-seat=N] .count", "data-count")) == before.hand.counts["N"]
+    assert sorted(
+        page.eval_on_selector_all(".pos-bottom .tile-btn", "bs => bs.map(b => b.dataset.tile)")
+    ) == sorted(str(t) for t in hand)
+    assert (
+        int(page.get_attribute(".seat[data-seat=N] .count", "data-count"))
+        == before.hand.counts["N"]
+    )
 
     # North's draws: a count for everyone, no tiles for South
-    log = page.eval_on_selector_all("#log li[data-type=tiles_drawn]", "ls => ls.map(l => l.textContent)")
+    log = page.eval_on_selector_all(
+        "#log li[data-type=tiles_drawn]", "ls => ls.map(l => l.textContent)"
+    )
     latest = north_draws[-1]
     assert f"N drew {latest['count']}" in log and latest["tiles"] is None
     assert page.locator(f".seat[data-seat=N] .drew[data-count='{latest['count']}']").count() >= 1
 
     # the overlay: the holders the belief names, with its numbers and counts
     belief = display_belief(before, played, k)
-    cards = page.eval_on_selector_all("#overlay .grid-card", """cs => cs.map(c => [c.dataset.holder,
-        c.querySelector('h3').firstChild.textContent.trim(), c.querySelector('h3 .count').textContent,
-        Object.fromEntries([...c.querySelectorAll('.c[data-p]')].map(x => [x.dataset.tile, Number(x.dataset.p)]))])""")
+    cards = page.eval_on_selector_all(
+        "#overlay .grid-card",
+        """cs => cs.map(c => [c.dataset.holder,
+        c.querySelector('h3').firstChild.textContent.trim(),
+        c.querySelector('h3 .count').textContent,
+        Object.fromEntries([...c.querySelectorAll('.c[data-p]')]
+          .map(x => [x.dataset.tile, Number(x.dataset.p)]))])""",
+    )
     assert [c[0] for c in cards] == list(belief["marginals"]) == ["N", "pool"]
     assert [c[1] for c in cards] == ["North", "Boneyard"]
     for holder, _, count, cells in cards:
@@ -263,15 +329,21 @@ def test_a_two_player_draw_table_shows_the_boneyard_the_draws_and_draws(context:
     assert page.locator("button.pass").is_disabled()
     page.keyboard.press("d")
     page.wait_for_function(f"window.__app.state.lastSeq === {k + 1}")
-    assert {"type": "draw", "table_id": TABLE} == {key: v for key, v in server.received[-1].items() if key != "id"}
+    assert {key: v for key, v in server.received[-1].items() if key != "id"} == {
+        "type": "draw",
+        "table_id": TABLE,
+    }
     shown = page.eval_on_selector_all(".pos-bottom .tile-btn", "bs => bs.map(b => b.dataset.tile)")
-    assert sorted(shown) == sorted(str(t) for t in after.hand.hands["S"]) and set(drawn) <= set(shown)
+    assert sorted(shown) == sorted(str(t) for t in after.hand.hands["S"]) and set(drawn) <= set(
+        shown
+    )
     legal = page.eval_on_selector_all(".tile-btn.legal", "bs => bs.map(b => b.dataset.tile)")
     assert legal == [drawn[-1]]  # the last tile drawn is the one that fits
     assert page.text_content("#log li:first-child") == f"S drew {len(drawn)}: {' '.join(drawn)}"
-    south_draws = [e for e in south[:k + 1] if e["type"] == "tiles_drawn" and e["seat"] == "S"]
-    assert page.eval_on_selector_all(".seat[data-seat=S] .drew", "ds => ds.map(d => Number(d.dataset.count))") \
-        == [e["count"] for e in south_draws]
+    south_draws = [e for e in south[: k + 1] if e["type"] == "tiles_drawn" and e["seat"] == "S"]
+    assert page.eval_on_selector_all(
+        ".seat[data-seat=S] .drew", "ds => ds.map(d => Number(d.dataset.count))"
+    ) == [e["count"] for e in south_draws]
     assert int(page.get_attribute("[data-boneyard]", "data-boneyard")) == after.hand.boneyard
     assert page.locator("button.draw").is_disabled()
     assert app(page, "a.state.hand.counts.S") == after.hand.counts["S"]
@@ -281,22 +353,46 @@ def test_a_two_player_draw_table_shows_the_boneyard_the_draws_and_draws(context:
 def test_a_two_player_replay_offers_both_seats_and_names_the_draws(context: Any, site: str) -> None:
     events, k = draw_match()
     north = [event_to_dict(view(e, "N")) for e in events]
-    beliefs = [{"seq": e["seq"], "observer": "N", "hand": e.get("hand"), "status": None,
-                "consistent_deals": None, "entropy_bits": None, "marginals": {}, "facts": [],
-                "remaining": {}, "tile_entropy_bits": {}} for e in north]
-    replay = {"match_id": "m2p", "perspective": "N", "finished": True, "events": north, "beliefs": beliefs}
+    beliefs = [
+        {
+            "seq": e["seq"],
+            "observer": "N",
+            "hand": e.get("hand"),
+            "status": None,
+            "consistent_deals": None,
+            "entropy_bits": None,
+            "marginals": {},
+            "facts": [],
+            "remaining": {},
+            "tile_entropy_bits": {},
+        }
+        for e in north
+    ]
+    replay = {
+        "match_id": "m2p",
+        "perspective": "N",
+        "finished": True,
+        "events": north,
+        "beliefs": beliefs,
+    }
     page = context.new_page()
     errors = watch_errors(page)
-    page.route("**/api/matches/m2p/replay?perspective=N",
-               lambda route: route.fulfill(json=replay))
+    page.route("**/api/matches/m2p/replay?perspective=N", lambda route: route.fulfill(json=replay))
     page.goto(f"{site}/#replay=m2p&perspective=N&step={k + 1}")
     page.wait_for_function(f"window.__app && window.__app.data && window.__app.step === {k + 1}")
     assert page.eval_on_selector_all("#persp option", "os => os.map(o => o.value)") == [
-        "S", "N", "spectator", "all"]
+        "S",
+        "N",
+        "spectator",
+        "all",
+    ]
     assert page.eval_on_selector("#persp", "s => s.value") == "N"
     # North's view of South's draw: how many, not which
     assert page.text_content("#where").endswith(f"S drew {events[k].count}")
-    assert page.eval_on_selector_all(".board .seat", "s => s.map(x => x.dataset.seat)") == ["S", "N"]
+    assert page.eval_on_selector_all(".board .seat", "s => s.map(x => x.dataset.seat)") == [
+        "S",
+        "N",
+    ]
     assert page.get_attribute(".seat.pos-bottom", "data-seat") == "N"
     assert page.text_content(".status") == "South's turn."
     assert errors == []
