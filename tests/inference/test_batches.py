@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import time
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -16,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inference.batches import HistoryError, Holdings
-from inference.counting import solve
+from inference.batches_bench import uno_like
 from inference.items import Copy, copies
 
 Event = tuple  # ("draw", seat, n, known | None) | ("aside", name, n, admits | None)
@@ -281,50 +280,18 @@ def test_events_that_cannot_happen_are_refused() -> None:
 
 
 def test_growth_over_a_long_history() -> None:
-    """Print holders and solve time along a long Uno-like history (no timing assertions)."""
-    rng = random.Random(7)
-    items = copies({f"{c}{v}": 2 for c in "rgby" for v in range(1, 10)})
-    seats = ("S", "W", "N", "E")
-    deck = items[:]
-    rng.shuffle(deck)
-    hands: dict[str, list] = {s: [] for s in seats}
-    h = Holdings(items, seats)
-    for s in seats:
-        batch = [deck.pop() for _ in range(7)]
-        hands[s] += batch
-        h.deal(s, 7, batch if s == "S" else None)
-    top = deck.pop()  # turned face up to start the pile
-    h.set_aside("pile", 1)
-    h.reveal("pile", top)
+    """Print holders and DP time along a long Uno-like history (no timing assertions)."""
     rows = []
-    turn = 0
-    while len(deck) > 4 and turn < 60:
-        s = seats[turn % 4]
-        fits = [t for t in hands[s] if t.kind[0] == top.kind[0] or t.kind[1:] == top.kind[1:]]
-        if not fits:
-            h.exclude(s, lambda t, top=top: t.kind[0] == top.kind[0]
-                      or t.kind[1:] == top.kind[1:])
-            batch = [deck.pop()]
-            hands[s] += batch
-            h.draw(s, 1, batch if s == "S" else None)
-        else:
-            top = rng.choice(fits)
-            hands[s].remove(top)
-            h.play(s, top)
-        turn += 1
-        if turn % 10 == 0:
-            layout = h.layout()
-            start = time.perf_counter()
-            total = solve(layout.position).total * layout.factor
-            elapsed = time.perf_counter() - start
-            batches = len(h.batches)
-            rows.append((turn, batches, len(layout.position.holders), elapsed))
-            assert total >= 1
-            assert h.count() == total
-            marginals = h.marginals()
-            for s2 in seats:  # each seat's marginals add up to what it holds now
-                assert abs(sum(marginals[s2].values()) - len(hands[s2])) < 1e-9
-    print("\nturn  batches  holders  solve_ms")
-    for turn, batches, holders, elapsed in rows:
-        print(f"{turn:4d}  {batches:7d}  {holders:7d}  {elapsed * 1000:8.1f}")
-    assert rows and all(holders <= batches + 2 for _, batches, holders, _ in rows)
+    for h, row in uno_like(seed=7, turns=60, every=10):
+        rows.append(row)
+        assert row.holders <= row.batches + 2  # merging never adds holders
+        marginals = h.marginals()
+        for seat in h.seats:  # each seat's marginals add up to what it holds now
+            size = sum(b.size for b in h.batches if b.seat == seat)
+            played = sum(p[0] == seat for p in h.plays.values())
+            assert abs(sum(marginals[seat].values()) - (size - played)) < 1e-9
+        assert sum(marginals["deck"].values()) == pytest.approx(h.left)
+    print("\nturn  batches  holders  classes  dp_ms")
+    for r in rows:
+        print(f"{r.turn:4d}  {r.batches:7d}  {r.holders:7d}  {r.classes:7d}  {r.dp_ms:7.1f}")
+    assert len(rows) == 6
