@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from games.dominoes.audience import Audience, view
+from games.dominoes.belief_two import TwoPlayerBelief
 from games.dominoes.commands import Move
 from games.dominoes.events import Event, HandStarted, TilePlayed
 from games.dominoes.rules import evolve, legal_moves
@@ -27,7 +28,7 @@ class SeatView:
         self.state: MatchState | None = None
         self.events: list[Event] = []
         self._hand_start = 0
-        self._belief: Belief | None = None
+        self._belief: Belief | TwoPlayerBelief | None = None
         self._fed = 0
 
     @classmethod
@@ -57,11 +58,15 @@ class SeatView:
         """The tiles played so far in the current hand, in order."""
         return [e for e in self.hand_events() if isinstance(e, TilePlayed)]
 
-    def belief(self) -> Belief:
-        """This seat's belief about the unseen tiles (exact posterior; inference.belief)."""
+    def belief(self) -> Belief | TwoPlayerBelief:
+        """This seat's belief about the unseen tiles (exact posterior; inference.belief, or
+        games.dominoes.belief_two for two players: both work with DealSampler.of)."""
         if self._belief is None:
             variant = self.state.variant if self.state is not None else None
-            self._belief = Belief(self.seat, variant) if variant else Belief(self.seat)
+            if variant is not None and not variant.partnership:
+                self._belief = TwoPlayerBelief(self.seat, variant)
+            else:
+                self._belief = Belief(self.seat, variant) if variant else Belief(self.seat)
         # only the current hand matters to a belief (hand_started resets it)
         start = max(self._fed, self._hand_start)
         for event in self.events[start:]:

@@ -24,6 +24,7 @@ from clients.log_file import (
     variant_of,
     view_of,
 )
+from games.dominoes.belief_two import TwoPlayerBelief, two_player
 from games.interface import JSON, Game, RuleViolation
 from inference.belief import Belief, ObserverError
 from inference.errors import InconsistentLog
@@ -88,13 +89,22 @@ def _fold(game: Game, variant: str, seat: str, events: list[Any], file: Path) ->
 
 def _infer_dominoes(args: argparse.Namespace, game: Game, events: list[Any]) -> int:
     """The dominoes belief itself (not its interface wrapper): the samplers and the
-    triangle need it; its exact snapshot is what `Game.belief(...).snapshot_dict()` gives."""
-    belief = Belief(args.seat)
+    triangle need it; its exact snapshot is what `Game.belief(...).snapshot_dict()` gives.
+    Two players (block-2, draw-2): the draw-batch belief, exact only."""
+    variant = str(game.event_to_dict(events[0]).get("variant", "")) if events else ""
+    belief: Belief | TwoPlayerBelief
+    if variant in game.variants() and two_player(variant):
+        if args.method != "exact":
+            raise CommandError(f"--method {args.method}: {variant} has the exact method only")
+        belief = TwoPlayerBelief(args.seat, variant)
+    else:
+        belief = Belief(args.seat)
     try:
         for event in view_of(game, events, args.seat):
             belief.apply(event)
-        snapshot = belief.snapshot(args.method, samples=args.samples,
-                                   rng=random.Random(args.seed))
+        snapshot = (belief.snapshot() if isinstance(belief, TwoPlayerBelief) else
+                    belief.snapshot(args.method, samples=args.samples,
+                                    rng=random.Random(args.seed)))
     except ObserverError as error:
         raise CommandError(str(error)) from error
     except InconsistentLog as error:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from games.dominoes.audience import view
+from games.dominoes.belief_two import TwoPlayerBelief, two_player
 from games.dominoes.commands import (
     Command,
     DealHand,
@@ -160,6 +161,8 @@ class Dominoes:
 
     # --- knowledge
     def belief(self, observer: Audience, variant: str) -> BeliefModel:
+        if two_player(variant):  # block-2, draw-2: draw batches (games.dominoes.belief_two)
+            return _DominoesBelief(TwoPlayerBelief(observer, variant))
         return _DominoesBelief(Belief(observer, variant))
 
     def check_log(self, events: Sequence[Any]) -> None:
@@ -179,7 +182,7 @@ MODEL = "uniform: every deal consistent with the public moves is equally likely"
 class _DominoesBelief:
     """The exact dominoes belief with the interface's JSON snapshot."""
 
-    def __init__(self, belief: Belief) -> None:
+    def __init__(self, belief: Belief | TwoPlayerBelief) -> None:
         self.belief = belief
 
     def apply(self, event: Any) -> None:
