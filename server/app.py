@@ -1,4 +1,4 @@
-"""The server process: store, bus, inference pool, tables, and the WebSocket/HTTP listener.
+"""The server process: store, bus, inference, tables, and the WebSocket/HTTP listener.
 
 Start order matters for recovery: the store opens, unfinished matches are rebuilt, and only
 then does the port accept connections, so a client resuming after a restart finds its table.
@@ -25,21 +25,21 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from archive.db import DEFAULT_DB
 from games.registry import GAMES
 from games.registry import Registry as Games
-from server import strategy_pool
-from server.advice import AdviceDesk
-from server.bus import Bus, InProcessBus
-from server.cluster import Cluster
+from server import strategy_processes
+from server.beliefs.in_process import InProcessInference
+from server.beliefs.remote import RemoteInference
+from server.cluster.ownership import Cluster
+from server.feeds.bus import Bus, InProcessBus
+from server.feeds.topics import DEFAULT_PREFIX, Topics
 from server.http import WEB_ROOT, make_process_request
-from server.inference_worker import InferencePool
 from server.logs import log
 from server.metrics import Metrics, rss_bytes, watch_loop_lag
 from server.protocol import CreateTable
-from server.registry import Registry
-from server.remote_inference import RemoteInference
-from server.replay_http import UPLOAD_PATH, replay_upload_ws, wrap_process_request
+from server.replay.http import UPLOAD_PATH, replay_upload_ws, wrap_process_request
 from server.session import Limits, Session
-from server.table import Table, TableOptions
-from server.topics import DEFAULT_PREFIX, Topics
+from server.tables.advice import AdviceDesk
+from server.tables.local import Table, TableOptions
+from server.tables.registry import Registry
 from storage import AsyncEventStore
 
 
@@ -80,7 +80,7 @@ class DominoServer:
         self.metrics = Metrics()
         self.bus: Bus = InProcessBus()
         self.store: AsyncEventStore | None = None
-        self.pool: InferencePool | RemoteInference | None = None
+        self.inference: InProcessInference | RemoteInference | None = None
         self.cluster: Cluster | None = None
         self.registry: Registry | None = None
         self.advice = AdviceDesk()
@@ -93,15 +93,16 @@ class DominoServer:
         # default 5 ms switch interval a busy loop makes each commit wait several slices
         # (measured: 20 ms commits for 2 ms of fsync). A short interval keeps commits short.
         sys.setswitchinterval(self.config.switch_interval)
-        strategy_pool.acquire()  # pimc and advice workers (started when first needed)
+        strategy_processes.acquire()  # pimc and advice workers (started when first needed)
         self.store = await asyncio.to_thread(AsyncEventStore.open, self.config.db)
         if self.config.mqtt:
             await self._join_cluster(self.config.mqtt)
         else:
-            self.pool = InferencePool(self.bus, self.metrics)
-        self.pool.start()
-        self.registry = Registry(self.store, self.bus, self.pool, self.metrics, self.config.tables,
-                                 cluster=self.cluster, games=self.config.games)
+            self.inference = InProcessInference(self.bus, self.metrics)
+        self.inference.start()
+        self.registry = Registry(self.store, self.bus, self.inference, self.metrics,
+                                 self.config.tables, cluster=self.cluster,
+                                 games=self.config.games)
         recovered = await self.registry.recover()
         self._lag_task = asyncio.create_task(watch_loop_lag(self.metrics), name="loop-lag")
         self._server = await serve(
@@ -125,7 +126,7 @@ class DominoServer:
             recovered=recovered, node=self.cluster.node if self.cluster else "-")
 
     async def _join_cluster(self, mqtt: str) -> None:
-        """Bus over MQTT, inference by the worker pool, tables by lease (server/cluster.py)."""
+        """Bus over MQTT, inference by the worker pool, tables by lease (server/cluster/)."""
         assert self.store is not None
         config = self.config
         node = config.node or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(2)}"
@@ -136,7 +137,7 @@ class DominoServer:
                             forward_timeout=config.forward_timeout))
         await self.cluster.connect()
         self.bus = self.cluster.bus
-        self.pool = RemoteInference(self.bus, self.cluster.link, topics, self.metrics,
+        self.inference = RemoteInference(self.bus, self.cluster.link, topics, self.metrics,
                                     config.belief_retry)
 
     async def _handle(self, ws: ServerConnection) -> None:
@@ -201,15 +202,15 @@ class DominoServer:
                     await asyncio.wait_for(self._server.wait_closed(), timeout=1)
         if self.cluster is not None:
             await self.cluster.stop()
-        if self.pool is not None:
-            await self.pool.stop()
+        if self.inference is not None:
+            await self.inference.stop()
         if self.cluster is not None:
             await self.cluster.release()  # our tables drained: the others may take them now
         if self._lag_task is not None:
             self._lag_task.cancel()
         if self.store is not None:
             await self.store.aclose()
-        strategy_pool.release()
+        strategy_processes.release()
         log("stopped")
 
 

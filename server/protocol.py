@@ -122,7 +122,7 @@ class Leave(_Command):
 
 
 class Advise(_Command):
-    """The advisor's estimate of each of the seat's legal moves now (server/advice.py)."""
+    """The advisor's estimate of each of the seat's legal moves now (server/tables/advice.py)."""
 
     type: Literal["advise"] = "advise"
     table_id: TableId

@@ -19,8 +19,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from games.interface import RuleViolation
-from server.advice import AdviceDesk, advice_offered
-from server.bus import Envelope, Unsubscribe
+from server.feeds.bus import Envelope, Unsubscribe
 from server.logs import log
 from server.metrics import Metrics
 from server.protocol import (
@@ -49,8 +48,9 @@ from server.protocol import (
     parse_client,
 )
 from server.ratelimit import TokenBucket
-from server.registry import Registry
-from server.table_interface import TableHandle
+from server.tables.advice import AdviceDesk, advice_offered
+from server.tables.interface import TableHandle
+from server.tables.registry import Registry
 
 OUTBOX_LIMIT = 20_000
 """Frames queued for one slow reader before we give up on it."""
@@ -211,7 +211,7 @@ class Session:
                 raise ProtocolError("bad_request", f"not at table {message.table_id}")
             self._detach(message.table_id)
             self.send(Left(id=message.id, table_id=message.table_id).model_dump_json())
-        elif isinstance(message, Advise):  # answered later, by a task (server/advice.py)
+        elif isinstance(message, Advise):  # answered later, by a task (server/tables/advice.py)
             attachment = self.attachments.get(message.table_id)
             await self.advice.start(attachment.audience if attachment else None, self.send,
                                     message, await registry.find(message.table_id))

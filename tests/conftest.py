@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from server.app import DominoServer, ServerConfig
-from server.table import TableOptions
+from server.tables.local import TableOptions
 
 
 def make_config(tmp_path: Path, **overrides: object) -> ServerConfig:

@@ -16,7 +16,7 @@ from games.dominoes.audience import view
 from games.dominoes.events import Event
 from games.dominoes.game import MODEL as BELIEF_MODEL
 from inference import Belief
-from server.inference_worker import belief_frame
+from server.beliefs.in_process import belief_frame
 from server.protocol import BeliefMessage, EventMessage
 
 

@@ -27,6 +27,20 @@ FORBIDDEN: dict[str, frozenset[str]] = {
 }
 """Package -> the packages it must not import (ARCHITECTURE.md, "Layout")."""
 
+_SERVER_TOP = frozenset({"server.app", "server.session"})
+SERVER_FORBIDDEN: dict[str, frozenset[str]] = {
+    # feeds carry frames; they know nothing of what tables, beliefs or the cluster are
+    "server.feeds": _SERVER_TOP
+    | {"server.tables", "server.beliefs", "server.cluster", "server.replay"},
+    # beliefs follow a table through a small Protocol of their own, never a table module
+    "server.beliefs": _SERVER_TOP | {"server.tables", "server.cluster", "server.replay"},
+    "server.tables": _SERVER_TOP | {"server.cluster", "server.replay"},
+    "server.cluster": _SERVER_TOP | {"server.replay"},
+    # replays are built from the store alone: no live table, feed or cluster
+    "server.replay": _SERVER_TOP | {"server.tables", "server.feeds", "server.cluster"},
+}
+"""server's subpackages -> the server modules and subpackages they must not import."""
+
 
 def _modules() -> dict[str, Path]:
     found: dict[str, Path] = {}
@@ -133,3 +147,20 @@ def test_dependencies_point_inward(package: str) -> None:
         if target.split(".")[0] in FORBIDDEN[package]
     )
     assert not wrong, f"{package} must not import {sorted(FORBIDDEN[package])}: {wrong}"
+
+
+@pytest.mark.parametrize("package", sorted(SERVER_FORBIDDEN))
+def test_server_subpackages_point_inward(package: str) -> None:
+    def within(name: str, prefixes: frozenset[str]) -> bool:
+        return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+    graph = import_graph()
+    assert any(within(m, frozenset({package})) for m in graph), f"no modules in {package}"
+    wrong = sorted(
+        f"{module} imports {target}"
+        for module, targets in graph.items()
+        if within(module, frozenset({package}))
+        for target in targets
+        if within(target, SERVER_FORBIDDEN[package])
+    )
+    assert not wrong, f"{package} must not import {sorted(SERVER_FORBIDDEN[package])}: {wrong}"

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from clients.store_option import cannot_open
     from server.app import DominoServer, ServerConfig, run_until_signalled
     from server.logs import configure
-    from server.table import TableOptions
+    from server.tables.local import TableOptions
 
     configure(args.log_level.upper())
     if not 0 <= args.port <= 65535:

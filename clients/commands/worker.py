@@ -35,9 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from clients.store_option import open_store
-    from server.inference_service import InferenceService
+    from server.beliefs.worker_service import InferenceService
+    from server.feeds.topics import Topics, parse_mqtt_url
     from server.logs import configure
-    from server.topics import Topics, parse_mqtt_url
 
     configure(args.log_level.upper())
     try:

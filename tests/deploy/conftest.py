@@ -27,7 +27,7 @@ def pg_url() -> Iterator[str]:
 
 @pytest.fixture
 def mqtt_url() -> str:
-    from server.topics import parse_mqtt_url
+    from server.feeds.topics import parse_mqtt_url
 
     host, port = parse_mqtt_url(MQTT_URL)
     try:

@@ -20,8 +20,8 @@ from clients.python import DominoClient, SeatView
 from games.dominoes.audience import view
 from games.dominoes.events import Event, Passed, TilePlayed, parse_event
 from games.dominoes.validate import check_log
+from server.feeds.topics import Topics, parse_mqtt_url
 from server.protocol import BeliefMessage, EventMessage
-from server.topics import Topics, parse_mqtt_url
 from storage import EventStore
 from tests.deploy.helpers import (
     free_port,

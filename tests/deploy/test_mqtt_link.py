@@ -10,9 +10,9 @@ import uuid
 import aiomqtt
 import pytest
 
-from server import mqtt_link
-from server.mqtt_link import BACKOFF_FIRST, BACKOFF_MAX, MqttLink, next_backoff
-from server.topics import parse_mqtt_url
+from server.feeds import mqtt_link
+from server.feeds.mqtt_link import BACKOFF_FIRST, BACKOFF_MAX, MqttLink, next_backoff
+from server.feeds.topics import parse_mqtt_url
 from tests.deploy.helpers import free_port, until
 
 Logged = list[tuple[str, dict]]

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from archive.reader import Archive
-from server.mqtt_bus import MqttBus
-from server.mqtt_link import MqttLink
-from server.remote_table import RemoteTable
-from server.topics import Topics
+from server.feeds.mqtt_bus import MqttBus
+from server.feeds.mqtt_link import MqttLink
+from server.feeds.topics import Topics
+from server.tables.remote import RemoteTable
 from storage import EventStore, StoreClosed
 
 pytestmark = pytest.mark.mqtt

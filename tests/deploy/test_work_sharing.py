@@ -12,8 +12,8 @@ from collections.abc import Callable
 import aiomqtt
 import pytest
 
-from server.mqtt_link import MqttLink
-from server.topics import WORKER_GROUP, Topics, parse_mqtt_url
+from server.feeds.mqtt_link import MqttLink
+from server.feeds.topics import WORKER_GROUP, Topics, parse_mqtt_url
 from tests.deploy.helpers import until
 
 pytestmark = pytest.mark.mqtt

@@ -16,10 +16,10 @@ from games.dominoes.audience import view as redact
 from games.dominoes.events import event_to_dict
 from games.dominoes.selfplay import random_match_events
 from server.app import DominoServer
-from server.bots import bot_names
 from server.protocol import AdviceMessage, BeliefMessage, EventMessage
-from server.replay_http import handle_replay_http
+from server.replay.http import handle_replay_http
 from server.table_game import TableGame
+from server.tables.bots import bot_names
 from storage import EventStore
 from strategy.advisor import distinct_moves
 from strategy.bots import TABLE_BOTS

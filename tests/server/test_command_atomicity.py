@@ -14,7 +14,7 @@ from games.dominoes.commands import PlayTile
 from games.dominoes.rules import legal_moves
 from server.app import DominoServer
 from server.protocol import ProtocolError
-from server.table import Table
+from server.tables.local import Table
 from tests.server.helpers import wait_for
 
 

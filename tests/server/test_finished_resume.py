@@ -18,12 +18,12 @@ from clients.python import DominoClient, SeatView, ServerError
 from games.dominoes.audience import view
 from games.dominoes.events import Event, parse_event
 from server.app import DominoServer
-from server.archived_table import ArchivedTable
-from server.fanout import event_frame
+from server.feeds.fanout import event_frame
+from server.feeds.topics import parse_mqtt_url
 from server.protocol import BeliefMessage, EventMessage, ServerMessage
-from server.table import TableOptions
 from server.table_game import TableGame
-from server.topics import parse_mqtt_url
+from server.tables.archived import ArchivedTable
+from server.tables.local import TableOptions
 from storage import EventStore
 from tests.conftest import make_config
 from tests.pg import fresh_schema

@@ -35,7 +35,7 @@ from games.dominoes.tiles import parse_tile
 from games.dominoes.variants import get_variant
 from inference import Belief
 from server.app import DominoServer
-from server.inference_worker import belief_frame
+from server.beliefs.in_process import belief_frame
 from server.protocol import BeliefMessage, EventMessage, parse_server
 from tests.server.helpers import collect_until
 

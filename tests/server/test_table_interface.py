@@ -10,10 +10,10 @@ import inspect
 
 import pytest
 
-from server.archived_table import ArchivedTable
-from server.remote_table import RemoteTable
-from server.table import Table
-from server.table_interface import TableHandle
+from server.tables.archived import ArchivedTable
+from server.tables.interface import TableHandle
+from server.tables.local import Table
+from server.tables.remote import RemoteTable
 
 METHODS = [name for name, member in vars(TableHandle).items()
            if inspect.isfunction(member) and not name.startswith("_")]

@@ -1,4 +1,4 @@
-"""server/replay.py without a browser: perspectives, redaction, beliefs, uploads, routes."""
+"""server/replay/ without a browser: perspectives, redaction, beliefs, uploads, routes."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from games.dominoes.audience import view
 from games.dominoes.jsonl import dump_lines
 from games.dominoes.selfplay import random_match_events
 from inference import Belief
-from server.replay import MAX_UPLOAD, ReplayError, build_replay, parse_upload
-from server.replay_http import handle_replay_http
+from server.replay.build import MAX_UPLOAD, ReplayError, build_replay, parse_upload
+from server.replay.http import handle_replay_http
 from storage import AsyncEventStore, EventStore
 
 
@@ -143,8 +143,8 @@ def test_replay_advice_runs_in_the_bots_pool_not_the_live_advice_one(
     match: list, tmp_path: Path
 ) -> None:
     """A replay's advice must never queue a person's live `advise` behind it."""
-    from server import strategy_pool
-    from server.replay_advice import replay_advice
+    from server import strategy_processes
+    from server.replay.advice import replay_advice
 
     used: list[str] = []
 
@@ -161,8 +161,8 @@ def test_replay_advice_runs_in_the_bots_pool_not_the_live_advice_one(
     with EventStore(db) as store:
         save_match(store, match)
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(strategy_pool.BOTS, "run", bots_run)
-            patch.setattr(strategy_pool.ADVICE, "run", advice_run)
+            patch.setattr(strategy_processes.BOTS, "run", bots_run)
+            patch.setattr(strategy_processes.ADVICE, "run", advice_run)
             bodies: list[bytes] = []
 
             bodies.append(run_in_a_thread(replay_advice(store, "m-web-1", str(play.seq))))

@@ -7,8 +7,8 @@ Perspective "all" is the referee's log with every hand open, so it carries no be
 like any seat's perspective it is only given for a finished match: while a match is in
 play, only the public (spectator) replay is served, since a seat's would show its hand.
 
-This module builds replays; server/replay_http.py serves them (and replay advice, from
-server/replay_advice.py) over HTTP and the upload WebSocket.
+This module builds replays; server/replay/http.py serves them (and replay advice, from
+server/replay/advice.py) over HTTP and the upload WebSocket.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 from archive.jsonl import LogFormatError, parse_log_lines
 from archive.matches import ArchiveError, MatchLog, UnknownMatch, game_of_events, load_match_log
 from games.interface import REFEREE, SPECTATOR, Game, LogProblem, UnknownGame
-from server.belief_message import belief_body
+from server.beliefs.message import belief_body
 from storage import AsyncEventStore, EventStore
 
 ALL = "all"

@@ -20,21 +20,21 @@ from archive.tables import StoredTable, TableConfig, read_table
 from games.interface import Seat
 from games.registry import GAMES
 from games.registry import Registry as Games
-from server.archived_table import ArchivedTable
-from server.bots import bot_names
-from server.bus import Bus
+from server.feeds.bus import Bus
 from server.logs import log
 from server.metrics import Metrics
 from server.protocol import CreateTable, ProtocolError, TableInfo
-from server.remote_table import RemoteTable
-from server.table import Inference, Table, TableOptions
 from server.table_game import TableGame
-from server.table_interface import TableHandle
+from server.tables.archived import ArchivedTable
+from server.tables.bots import bot_names
+from server.tables.interface import TableHandle
+from server.tables.local import Inference, Table, TableOptions
+from server.tables.remote import RemoteTable
 from storage import AsyncEventStore
 
 
 class Locator(Protocol):
-    """Where tables live in a cluster (server/cluster.py): what the registry asks of it.
+    """Where tables live in a cluster (server/cluster/ownership.py): what the registry asks of it.
 
     Declared here, by its user, so the registry needs no cluster and the cluster (which is
     given the registry) imports this module one way only.
@@ -69,7 +69,7 @@ class Registry:
         self,
         store: AsyncEventStore,
         bus: Bus,
-        pool: Inference,
+        inference: Inference,
         metrics: Metrics,
         options: TableOptions,
         cluster: Locator | None = None,
@@ -77,7 +77,7 @@ class Registry:
     ) -> None:
         self.store = store
         self.bus = bus
-        self.pool = pool
+        self.inference = inference
         self.metrics = metrics
         self.options = options
         self.cluster = cluster
@@ -98,7 +98,7 @@ class Registry:
             game=self.game_of(config.variant),
             store=self.store,
             bus=self.bus,
-            pool=self.pool,
+            inference=self.inference,
             metrics=self.metrics,
             options=self.options,
             on_retire=self._retire,

@@ -2,7 +2,7 @@
 
 The advisor (strategy.advisor.advise) sees exactly what the asking seat sees: the table's log
 redacted for that seat (games.dominoes.audience.view), sent as JSON-able dicts to a worker process
-(server/strategy_pool.py, the `advice` pool) with a 0.8 s budget, so the answer comes in about
+(server/strategy_processes.py, the `advice` pool) with a 0.8 s budget, so the answer comes in about
 a second and the event loop (every other table and socket) never waits for it. The request
 is checked at once (typed errors: `unauthorized`, `advice_disabled`, `wrong_phase`,
 `not_your_turn`, `no_choice`, `rate_limited`); the answer is sent when ready, without holding
@@ -25,7 +25,7 @@ from games.dominoes.events import event_to_dict
 from games.dominoes.rules import evolve, legal_moves
 from games.dominoes.state import MatchState
 from games.dominoes.tiles import Seat
-from server import strategy_pool
+from server import strategy_processes
 from server.logs import log
 from server.protocol import (
     AdviceMessage,
@@ -34,7 +34,7 @@ from server.protocol import (
     ErrorMessage,
     ProtocolError,
 )
-from server.table_interface import TableHandle
+from server.tables.interface import TableHandle
 from strategy.advisor import LABEL
 
 TIMEOUT = 10.0
@@ -50,7 +50,7 @@ async def advice_offered(table: TableHandle) -> bool:
     """Whether `table` was created with `advice: true`."""
     config = await table.table_config()
     if config is not None and config.advice:
-        strategy_pool.warm_up(strategy_pool.ADVICE)  # a seat will ask: have workers ready
+        strategy_processes.warm_up(strategy_processes.ADVICE)  # a seat will ask: have workers ready
         return True
     return False
 
@@ -101,7 +101,7 @@ class AdviceDesk:
         started = time.monotonic()
         try:
             rows = await asyncio.wait_for(
-                strategy_pool.advise_rows(events, seat, secrets.randbits(62)), TIMEOUT
+                strategy_processes.advise_rows(events, seat, secrets.randbits(62)), TIMEOUT
             )
             elapsed = (time.monotonic() - started) * 1000.0
             reply = AdviceMessage(

@@ -1,11 +1,11 @@
 """The server's side of out-of-process inference: tell the worker pool a table advanced.
 
-Stands in for InferencePool when the server runs with --mqtt. After each commit the table's
+Stands in for InProcessInference when the server runs with --mqtt. After each commit the table's
 events reach this module through the bus; it publishes a `{"table_id", "seq"}` work
 notification (QoS 1) and watches the beliefs coming back. One notification per table is in
 flight at a time: events committed meanwhile wait, and when the beliefs for the asked seq are
 all back, one notification asks for the table's head. So under load beliefs skip seqs (as
-the in-process pool's coalescing does) instead of queueing without bound in the broker and
+in-process inference's coalescing does) instead of queueing without bound in the broker and
 in the server's socket: the beliefs in flight are at most five per table.
 A watchdog re-notifies when some observer's belief has not reached the seq within
 `retry_after` seconds (a worker died holding the notification, a message was lost in a
@@ -18,21 +18,29 @@ import asyncio
 import json
 import time
 from collections import deque
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from server.bus import Bus, Envelope, Unsubscribe
+from server.feeds.bus import Bus, Envelope, Unsubscribe
+from server.feeds.mqtt_link import MqttLink
+from server.feeds.topics import Topics
 from server.metrics import Metrics
-from server.mqtt_link import MqttLink
-from server.topics import Topics
+from server.table_game import TableGame
 
-if TYPE_CHECKING:
-    from server.table import Table
+
+class WatchedTable(Protocol):
+    """What remote inference needs of a table: its id, its game's audiences, its head seq."""
+
+    table_id: str
+    game: TableGame
+
+    @property
+    def last_seq(self) -> int: ...
 
 
 class _Watch:
     """One table's outstanding work: what seq was asked for, what came back."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: WatchedTable) -> None:
         self.table = table
         self.asked = 0
         """The seq of the notification in flight (0: none): the next waits for its beliefs."""
@@ -80,7 +88,7 @@ class RemoteInference:
         for table_id in list(self._watches):
             self.detach(table_id)
 
-    def attach_table(self, table: Table) -> dict[str, _Handle]:
+    def attach_table(self, table: WatchedTable) -> dict[str, _Handle]:
         """Follow `table`: notify on every seq, measure and watch the beliefs coming back."""
         table_id = table.table_id
         watch = self._watches[table_id] = _Watch(table)

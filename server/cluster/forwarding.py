@@ -18,10 +18,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from games.dominoes.errors import RuleViolation
+from server.feeds.mqtt_link import MqttLink
+from server.feeds.topics import Topics
 from server.logs import log
-from server.mqtt_link import MqttLink
 from server.protocol import ProtocolError
-from server.topics import Topics
 
 Executor = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic_core import to_json
 
-from server.bus import Bus, Envelope
+from server.feeds.bus import Bus, Envelope
 from server.table_game import TableGame
 
 

@@ -1,10 +1,10 @@
 """The strategy's bots (strategy.TABLE_BOTS: random, greedy, pimc) as table policies.
 
-A SeatBot (server/bots.py) folds its seat's own events into a SeatView, exactly as a
+A SeatBot (server/tables/bots.py) folds its seat's own events into a SeatView, exactly as a
 connection of that seat receives them (redacted by the bus), and asks its policy to `decide`
 from that view. random and greedy
 decide in-line (a fold of the seat's view and a few microseconds of rules); pimc thinks for up
-to ~0.6 s, so its decision runs in the strategy process pool (server/strategy_pool.py) with
+to ~0.6 s, so its decision runs in the strategy process pool (server/strategy_processes.py) with
 the seat's events as JSON-able dicts, and the event loop stays free. Should the pool fail,
 the bot plays the greedy move instead of stalling its table.
 """
@@ -17,7 +17,7 @@ from games.dominoes.commands import Command, DrawTiles, PassTurn, PlayTile
 from games.dominoes.events import event_to_dict
 from games.dominoes.rules import legal_moves, must_draw
 from games.dominoes.tiles import Seat, parse_tile
-from server import strategy_pool
+from server import strategy_processes
 from server.logs import log
 from strategy.bots import TABLE_BOTS, Bot, make_bot
 from strategy.view import SeatView
@@ -57,7 +57,7 @@ class TablePolicy:
     def prepare(self) -> None:
         """A table seated this bot: start the worker processes now if it will need them."""
         if self.pooled:
-            strategy_pool.warm_up(strategy_pool.BOTS)
+            strategy_processes.warm_up(strategy_processes.BOTS)
 
     async def decide(self, view: SeatView, rng: random.Random) -> Command | None:
         """The seat's command now, from its own view only (None: not its turn)."""
@@ -72,7 +72,7 @@ class TablePolicy:
         if self.pooled:
             events = [event_to_dict(e) for e in view.events]
             try:
-                chosen = await strategy_pool.pimc_move(events, seat, rng.getrandbits(62))
+                chosen = await strategy_processes.pimc_move(events, seat, rng.getrandbits(62))
             except Exception as error:  # a dead worker must not stall the table
                 log("pooled_bot_failed", bot=self.name, seat=seat, error=repr(error))
             else:

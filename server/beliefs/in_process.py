@@ -2,7 +2,7 @@
 publishes the belief after every event, tagged with the seq it reflects.
 
 Workers never see the referee's log: they subscribe to their audience's events on the bus,
-exactly what a connection of that seat receives. One pool task runs every worker that has
+exactly what a connection of that seat receives. One task runs every worker that has
 pending events, a few milliseconds at a time, so the event loop never stalls on inference.
 A worker that is behind folds every pending event and computes one belief, for the latest
 seq (coalescing): a belief is never older than one already pushed.
@@ -15,18 +15,16 @@ import time
 from collections import deque
 from typing import Any, Protocol
 
-from pydantic_core import to_json
-
 from games.interface import BeliefModel
-from server.belief_message import belief_body
-from server.bus import Bus, Envelope, Handler, Unsubscribe
+from server.beliefs.message import belief_frame
+from server.feeds.bus import Bus, Envelope, Handler, Unsubscribe
 from server.logs import log
 from server.metrics import Metrics
 from server.table_game import TableGame
 
 
 class BelievedTable(Protocol):
-    """What the pool needs of a table: its game and a way to follow an audience's events."""
+    """What in-process inference needs of a table: its game, a way to follow an audience."""
 
     table_id: str
     game: TableGame
@@ -35,21 +33,15 @@ class BelievedTable(Protocol):
 
 
 SLICE_SECONDS = 0.004
-"""How long the pool runs workers before it yields to the loop."""
-
-
-def belief_frame(table_id: str, snapshot: dict[str, Any]) -> str:
-    """The `belief` server message for a snapshot's JSON dict (see BeliefMessage)."""
-    message = {"type": "belief", "table_id": table_id, **belief_body(snapshot)}
-    return to_json(message).decode()  # compact, and ~5x faster than json.dumps here
+"""How long the inference task runs workers before it yields to the loop."""
 
 
 class BeliefWorker:
     """One observer's belief at one table, kept up to date from its own view of the events."""
 
-    def __init__(self, pool: InferencePool, table_id: str, observer: str,
+    def __init__(self, inference: InProcessInference, table_id: str, observer: str,
                  belief: BeliefModel) -> None:
-        self.pool = pool
+        self.inference = inference
         self.table_id = table_id
         self.observer = observer
         self.belief = belief
@@ -68,12 +60,12 @@ class BeliefWorker:
         if not self.pending:
             self.first_stamp = envelope.stamp
         self.pending.append(envelope.event)
-        self.pool.mark(self)
+        self.inference.mark(self)
 
     def refresh(self) -> None:
         """Someone started listening: publish a belief now if the retained one is stale."""
         if self.stale and not self.broken:
-            self.pool.mark(self)
+            self.inference.mark(self)
 
     def step(self) -> None:
         """Fold what is pending and publish one belief for the latest seq.
@@ -87,7 +79,7 @@ class BeliefWorker:
         try:
             for event in events:
                 self.belief.apply(event)
-            if not self.pool.bus.has_subscribers(self.table_id, self.observer, "belief"):
+            if not self.inference.bus.has_subscribers(self.table_id, self.observer, "belief"):
                 self.stale = True
                 if events and events[-1].type == "match_ended":
                     self.stop()
@@ -99,12 +91,12 @@ class BeliefWorker:
             log("inference_failed", table=self.table_id, observer=self.observer, error=error)
             return
         frame = belief_frame(self.table_id, snapshot)
-        self.pool.bus.publish(
+        self.inference.bus.publish(
             Envelope(self.table_id, self.observer, "belief", snapshot["seq"], frame), retain=True
         )
-        self.pool.metrics.beliefs += 1
+        self.inference.metrics.beliefs += 1
         if events:
-            self.pool.metrics.inference_lag.add((time.monotonic() - self.first_stamp) * 1000.0)
+            self.inference.metrics.inference_lag.add((time.monotonic() - self.first_stamp) * 1000.0)
         if events and events[-1].type == "match_ended":
             self.stop()
 
@@ -115,7 +107,7 @@ class BeliefWorker:
             self.unsubscribe = None
 
 
-class InferencePool:
+class InProcessInference:
     """Runs dirty workers round-robin in time slices on the event loop (in-process workers)."""
 
     def __init__(self, bus: Bus, metrics: Metrics) -> None:
@@ -127,7 +119,7 @@ class InferencePool:
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="inference-pool")
+        self._task = asyncio.create_task(self._run(), name="in-process-inference")
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -152,7 +144,7 @@ class InferencePool:
             self._wake.set()
 
     def drain(self) -> None:
-        """Run every dirty worker now (tests; the pool task does this in slices)."""
+        """Run every dirty worker now (tests; the inference task does this in slices)."""
         while self._dirty:
             self._step_one()
 

@@ -24,10 +24,10 @@ from pydantic_core import from_json
 
 from games.interface import BeliefModel, Game
 from games.registry import GAMES
-from server.inference_worker import belief_frame
+from server.beliefs.message import belief_frame
+from server.feeds.mqtt_link import MqttLink
+from server.feeds.topics import WORKER_GROUP, Topics
 from server.logs import log
-from server.mqtt_link import MqttLink
-from server.topics import WORKER_GROUP, Topics
 from storage import EventStore, StoredEvent
 
 READ_BATCH = 64

@@ -18,10 +18,10 @@ import re
 from pydantic_core import from_json
 
 from games.dominoes.events import parse_event
-from server.bus import Envelope, Handler, Kind, Unsubscribe
+from server.feeds.bus import Envelope, Handler, Kind, Unsubscribe
+from server.feeds.mqtt_link import MqttLink
+from server.feeds.topics import Topics
 from server.logs import log
-from server.mqtt_link import MqttLink
-from server.topics import Topics
 
 Key = tuple[str, str, str]
 _SEQ = re.compile(rb'^\{"type":"(?:event|belief)","table_id":"[A-Za-z0-9_-]+","seq":(\d+)')

@@ -27,14 +27,14 @@ from typing import Any, Protocol, TypeVar
 from archive.streams import commands_stream, seats_stream
 from archive.tables import StoredTable, TableConfig
 from games.interface import RuleViolation, Seat
-from server.bots import SeatBot, policy_for, stand_in_for
-from server.bus import Bus, Envelope, Handler, Unsubscribe
-from server.fanout import backlog, publish_events
+from server.feeds.bus import Bus, Envelope, Handler, Unsubscribe
+from server.feeds.fanout import backlog, publish_events
 from server.logs import log
 from server.metrics import Metrics
 from server.protocol import ProtocolError
-from server.seats import new_token, token_digest, token_matches
 from server.table_game import TableGame
+from server.tables.bots import SeatBot, policy_for, stand_in_for
+from server.tables.seats import new_token, token_digest, token_matches
 from storage import AsyncEventStore, ConcurrencyConflict
 
 T = TypeVar("T")
@@ -43,7 +43,7 @@ RETRY_FIRST, RETRY_LAST = 0.2, 5.0
 
 
 class BeliefHandle(Protocol):
-    """An audience's belief producer: in-process worker or the remote pool's stand-in."""
+    """An audience's belief producer: in-process worker or remote inference's stand-in."""
 
     def refresh(self) -> None: ...
 
@@ -51,7 +51,7 @@ class BeliefHandle(Protocol):
 
 
 class Inference(Protocol):
-    """Where beliefs come from: InferencePool (in-process) or RemoteInference (MQTT workers)."""
+    """Where beliefs come from: InProcessInference or RemoteInference (MQTT workers)."""
 
     def attach_table(self, table: Table) -> Mapping[str, BeliefHandle]: ...
 
@@ -95,7 +95,7 @@ class Table:
         game: TableGame,
         store: AsyncEventStore,
         bus: Bus,
-        pool: Inference,
+        inference: Inference,
         metrics: Metrics,
         options: TableOptions,
         on_retire: Callable[[Table], None] | None = None,
@@ -106,7 +106,7 @@ class Table:
         self.game = game
         self.store = store
         self.bus = bus
-        self.pool = pool
+        self.inference = inference
         self.metrics = metrics
         self.options = options
         self.on_retire = on_retire
@@ -171,7 +171,7 @@ class Table:
         if self.status == "finished":
             self._schedule_retire()
             return
-        self.workers = self.pool.attach_table(self)
+        self.workers = self.inference.attach_table(self)
         for seat, bot_name in self.config.bots.items():
             policy = policy_for(self.game, bot_name)
             assert policy is not None  # create_table accepted only this game's bots

@@ -1,6 +1,6 @@
 """Several servers, one deployment: who owns which table, taking over, forwarding commands.
 
-Ownership is a lease row per table (server/leases.py). Every `ttl / 3` seconds a server
+Ownership is a lease row per table (server/cluster/leases.py). Every `ttl / 3` seconds a server
 renews its leases (dropping any table whose lease another server took) and sweeps for
 expired ones, which it takes over by folding the table's streams from the store, exactly
 as a restart does. A connection asking for a table this server does not own gets a
@@ -15,17 +15,17 @@ import contextlib
 from typing import Any
 
 from archive.reader import Archive
-from server.forwarding import Forwarder
-from server.leases import Leases
+from server.cluster.forwarding import Forwarder
+from server.cluster.leases import Leases
+from server.feeds.mqtt_bus import MqttBus
+from server.feeds.mqtt_link import MqttLink
+from server.feeds.topics import Topics
 from server.logs import log
-from server.mqtt_bus import MqttBus
-from server.mqtt_link import MqttLink
 from server.protocol import ProtocolError
-from server.registry import Registry
-from server.remote_table import RemoteTable
-from server.table import Table
-from server.table_interface import TableHandle
-from server.topics import Topics
+from server.tables.interface import TableHandle
+from server.tables.local import Table
+from server.tables.registry import Registry
+from server.tables.remote import RemoteTable
 from storage import EventStore
 
 

@@ -1,9 +1,9 @@
 """The one declared interface of a table, whoever hosts it: what a connection and the advice
 desk may ask of a table handle.
 
-Three kinds satisfy it: the local actor (server/table.py), a handle on a table another
-server owns (server/remote_table.py), and a retired finished match read from the store
-(server/archived_table.py). Callers use these methods only, never the kind.
+Three kinds satisfy it: the local actor (server/tables/local.py), a handle on a table another
+server owns (server/tables/remote.py), and a retired finished match read from the store
+(server/tables/archived.py). Callers use these methods only, never the kind.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from archive.tables import TableConfig
 from games.interface import Seat
-from server.bus import Handler, Unsubscribe
+from server.feeds.bus import Handler, Unsubscribe
 
 Reply = Callable[[int, int], None]
 """Sends the attach reply, given (after_seq, last_seq), before the first event."""

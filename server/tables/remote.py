@@ -20,12 +20,12 @@ from archive.reader import Archive
 from archive.tables import TableConfig
 from games.dominoes.events import Event
 from games.dominoes.tiles import Seat
-from server.bus import Envelope, Handler, Unsubscribe
-from server.fanout import backlog
-from server.mqtt_bus import MqttBus
+from server.feeds.bus import Envelope, Handler, Unsubscribe
+from server.feeds.fanout import backlog
+from server.feeds.mqtt_bus import MqttBus
 from server.protocol import ProtocolError
-from server.seats import token_matches
 from server.table_game import TableGame
+from server.tables.seats import token_matches
 
 Reply = Callable[[int, int], None]
 """Sends the attach reply, given (after_seq, last_seq), before the first event."""

@@ -1,5 +1,5 @@
 """The replay routes over HTTP, and uploads over a WebSocket: the one module that serves both
-replay parts (server/replay.py builds replays, server/replay_advice.py ranks a move).
+replay parts (server/replay/build.py builds replays, server/replay/advice.py ranks a move).
 
 `handle_replay_http` answers the JSON routes; `wrap_process_request` puts them in front of
 the server's websockets `process_request` hook, and `replay_upload_ws` takes uploads over a
@@ -16,14 +16,14 @@ from typing import Any
 
 from archive.reader import Archive
 from server.http import response
-from server.replay import (
+from server.replay.advice import replay_advice
+from server.replay.build import (
     ReplayError,
     StoreLike,
     stored_replay,
     sync_store,
     uploaded_replay,
 )
-from server.replay_advice import replay_advice
 
 Reply = tuple[int, dict[str, str], bytes]
 
@@ -44,7 +44,7 @@ async def handle_replay_http(
     method: str, path: str, query: dict[str, str], store: StoreLike
 ) -> Reply | None:
     """Answer `GET /api/matches`, `GET /api/matches/{id}/replay?perspective=P` and
-    `GET /api/matches/{id}/advice?seq=N` (server/replay_advice.py); None for other paths.
+    `GET /api/matches/{id}/advice?seq=N` (server/replay/advice.py); None for other paths.
     Uploads come over the WebSocket (`replay_upload_ws`): websockets reads no HTTP bodies."""
     if not path.startswith("/api/"):
         return None

@@ -1,8 +1,11 @@
-"""The body of a `belief` message, shared by live pushes and replays so both look the same."""
+"""The `belief` message: its body, shared by live pushes and replays so both look the same,
+and the whole frame a live push sends."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from pydantic_core import to_json
 
 JS_SAFE = 2**53
 """Integers above this lose precision in JavaScript; larger counts travel as decimal strings."""
@@ -26,3 +29,9 @@ def belief_body(snapshot: dict[str, Any]) -> dict[str, Any]:
         "remaining": snapshot.get("remaining", {}),
         "tile_entropy_bits": snapshot.get("tile_entropy_bits", {}),
     }
+
+
+def belief_frame(table_id: str, snapshot: dict[str, Any]) -> str:
+    """The `belief` server message for a snapshot's JSON dict (see BeliefMessage)."""
+    message = {"type": "belief", "table_id": table_id, **belief_body(snapshot)}
+    return to_json(message).decode()  # compact, and ~5x faster than json.dumps here

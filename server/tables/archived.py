@@ -20,12 +20,12 @@ from archive.tables import TableConfig, read_table
 from games.interface import RuleViolation, Seat
 from games.registry import GAMES
 from games.registry import Registry as Games
-from server.bus import Envelope, Handler, Unsubscribe
-from server.fanout import backlog
-from server.inference_worker import belief_frame
+from server.beliefs.message import belief_frame
+from server.feeds.bus import Envelope, Handler, Unsubscribe
+from server.feeds.fanout import backlog
 from server.protocol import ProtocolError
-from server.seats import token_matches
 from server.table_game import TableGame
+from server.tables.seats import token_matches
 from storage import EventStore
 
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from server.feeds.topics import parse_mqtt_url
 from server.logs import log
-from server.topics import parse_mqtt_url
 
 OnMessage = Callable[[str, bytes], None]
 QUIET = logging.getLogger("domino.mqtt.client")

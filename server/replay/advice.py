@@ -24,8 +24,8 @@ from typing import Any
 
 from games.dominoes.audience import view
 from games.dominoes.events import event_to_dict
-from server import strategy_pool
-from server.replay import ReplayError, is_finished, load_events
+from server import strategy_processes
+from server.replay.build import ReplayError, is_finished, load_events
 from storage import EventStore
 from strategy.advisor import LABEL
 
@@ -92,8 +92,8 @@ async def replay_advice(store: EventStore, match_id: str, seq_text: str | None) 
             if cached is not None:
                 return cached
             started = time.monotonic()
-            rows = await strategy_pool.advise_rows(seen, seat, _seed(match_id, seq),
-                                                   pool=strategy_pool.BOTS)
+            rows = await strategy_processes.advise_rows(seen, seat, _seed(match_id, seq),
+                                                        pool=strategy_processes.BOTS)
             elapsed = (time.monotonic() - started) * 1000.0
     finally:
         _waiting -= 1

@@ -2,8 +2,8 @@
 
 A bot sees exactly what a person in that seat sees (it folds its audience's events from the
 bus into its own view) and acts through the same table entry point as a person. Where the
-strategy package plays a game (dominoes: random, greedy, pimc; server/table_bots.py), those
-are the table's bots; any other game seats the bots its own package supplies.
+strategy package plays a game (dominoes: random, greedy, pimc; server/tables/strategy_bots.py),
+those are the table's bots; any other game seats the bots its own package supplies.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from games.interface import Bot, Game, Seat
-from server.bus import Envelope, Unsubscribe
-from server.table_bots import STRATEGY_GAMES, table_policies
+from server.feeds.bus import Envelope, Unsubscribe
 from server.table_game import TableGame
+from server.tables.strategy_bots import STRATEGY_GAMES, table_policies
 
 STAND_IN = "greedy"
 """Who plays for a person absent on their turn past the grace period (if the game has it;

@@ -1,0 +1,1 @@
+"""Several servers, one deployment: table ownership by lease, takeover, command forwarding."""

@@ -1,0 +1,1 @@
+"""Replays of stored matches: building one, advice on a past move, the HTTP routes."""

@@ -1,0 +1,1 @@
+"""Tables: the table interface; local, remote and archived tables; seats, bots, advice, registry."""
