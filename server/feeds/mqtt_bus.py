@@ -26,6 +26,9 @@ from server.logs import log
 Key = tuple[str, str, str]
 _SEQ = re.compile(rb'^\{"type":"(?:event|belief)","table_id":"[A-Za-z0-9_-]+","seq":(\d+)')
 OBSERVERS = ("S", "W", "N", "E", "spectator")
+MQTT_GAMES = frozenset({"dominoes"})
+"""The games whose events this bus turns back into typed events (it parses them as dominoes',
+and its observers are dominoes' seats): a cluster hosts tables of these games only."""
 SUBSCRIBE_QOS = 0
 """A server takes its tables' topics at QoS 0: the broker's per-client window of unacked
 QoS 1 messages (Mosquitto: 20) throttled a busy server to ~20 beliefs per loop turn. A

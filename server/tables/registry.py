@@ -21,6 +21,7 @@ from games.interface import Seat
 from games.registry import GAMES
 from games.registry import Registry as Games
 from server.feeds.bus import Bus
+from server.feeds.mqtt_bus import MQTT_GAMES
 from server.logs import log
 from server.metrics import Metrics
 from server.protocol import CreateTable, ProtocolError, TableInfo
@@ -30,6 +31,7 @@ from server.tables.bots import bot_names
 from server.tables.interface import TableHandle
 from server.tables.local import Inference, Table, TableOptions
 from server.tables.remote import RemoteTable
+from server.tables.strategy_bots import ADVISED_GAMES
 from storage import AsyncEventStore
 
 
@@ -160,6 +162,11 @@ class Registry:
 
     async def create(self, request: CreateTable) -> Table:
         game = self.game_of(request.variant)  # a typed bad_request for an unknown variant
+        if self.cluster is not None and game.name not in MQTT_GAMES:
+            raise ProtocolError("bad_request", f"{game.name} is not hosted in the cluster mode "
+                                "yet (only in the one-process mode)")
+        if request.advice and game.name not in ADVISED_GAMES:
+            raise ProtocolError("bad_request", f"move advice is not available for {game.name}")
         known = bot_names(game)
         for seat, name in request.bots.items():
             if seat not in game.seats:

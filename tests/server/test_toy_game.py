@@ -137,3 +137,7 @@ async def test_a_toy_table_refuses_a_bad_move_with_a_typed_error(
         wrong_bot = await _request(south, {"type": "create_table", "id": 5, "variant": VARIANT,
                                            "bots": {"N": "pimc"}})
         assert wrong_bot["type"] == "error" and wrong_bot["code"] == "unknown_bot"
+        advised = await _request(south, {"type": "create_table", "id": 6, "variant": VARIANT,
+                                         "advice": True})
+        assert advised["type"] == "error" and advised["code"] == "bad_request"
+        assert "advice" in advised["message"]
