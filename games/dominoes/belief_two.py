@@ -47,7 +47,7 @@ from games.dominoes.tiles import Tile, parse_tile
 from games.dominoes.variants import Variant, get_variant
 from inference.belief import ObserverError
 from inference.classes import POOL, Position
-from inference.counting import entropy, tile_counts
+from inference.counting import entropy, solve
 from inference.errors import InconsistentLog, Infeasible
 from inference.facts import Fact, facts, join
 from inference.parts import CanFollow, Condition, Count
@@ -97,6 +97,17 @@ class _Solved:
     """Assignments to the unmerged batches per assignment to the merged holders."""
     condition: Condition | None
     count: Count | None
+    fixed: dict[Tile, str]
+    """Tiles of holders left out of `position` because only they can fill them -> owner."""
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """An update's answers per unseen tile, over the current holders (hidden seats, pool)."""
+
+    total: int
+    probs: dict[Tile, tuple[float, ...]]
+    support: dict[Tile, int]
 
 
 class _Parts:
@@ -107,9 +118,12 @@ class _Parts:
     part's deal lists each seat's current tiles under the seat's name.
     """
 
-    def __init__(self, solved: _Solved, played: frozenset[Tile]) -> None:
+    def __init__(self, solved: _Solved, played: frozenset[Tile], names: tuple[str, ...]
+                 ) -> None:
         self.solved = solved
         self.played = played
+        self.names = names
+        """Every current holder (hidden seats, pool): each is named in every part."""
 
     def parts(self, position: Position) -> list[Position]:
         owners = self.solved.owners
@@ -124,10 +138,20 @@ class _Parts:
                 counts[mask.bit_length() - 1] -= 1
             else:
                 ambiguous.setdefault(mask, []).append(t)
-        base = Position(owners, allowed, tuple(counts))
         if not ambiguous:
-            condition = self.solved.condition
-            return condition.parts(base) if condition is not None else [base]
+            out = [Position(owners, allowed, tuple(counts))]
+        else:
+            out = self._origins(owners, allowed, counts, ambiguous)
+        condition = self.solved.condition  # pending only while every played tile is placed
+        if condition is not None:
+            out = [q for p in out for q in condition.parts(p)]
+        return [self._with_fixed(p) for p in out]
+
+    @staticmethod
+    def _origins(owners: tuple[str, ...], allowed: dict[Tile, int], counts: list[int],
+                 ambiguous: dict[int, list[Tile]]) -> list[Position]:
+        """One part per way of spreading the played tiles over the holders they may have
+        left: each holder's share goes to a twin holder named PLAYED."""
         union = 0
         for mask in ambiguous:
             union |= mask
@@ -152,8 +176,28 @@ class _Parts:
                     part[t] = bits
             if all(part[t] for ts in ambiguous.values() for t in ts):
                 out.append(Position(tuple(holders), part, (*left, *twin_counts)))
-        condition = self.solved.condition  # pending only while every played tile is placed
-        return out if condition is None else [q for p in out for q in condition.parts(p)]
+        return out
+
+    def _with_fixed(self, part: Position) -> Position:
+        """The part with the tiles left out of the position (each forced to its owner)."""
+        extra: dict[str, list[Tile]] = {}
+        for t, who in self.solved.fixed.items():
+            if t not in self.played:
+                extra.setdefault(who, []).append(t)
+        missing = [h for h in self.names if h not in part.holders and h not in extra]
+        if not extra and not missing:
+            return part
+        holders = list(part.holders)
+        allowed = dict(part.allowed)
+        counts = list(part.counts)
+        for who, tiles in extra.items():
+            for t in tiles:
+                allowed[t] = 1 << len(holders)
+            holders.append(who)
+            counts.append(len(tiles))
+        holders += missing
+        counts += [0] * len(missing)
+        return Position(tuple(holders), allowed, tuple(counts))
 
 
 def _compositions(n: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
@@ -219,6 +263,7 @@ class TwoPlayerBelief:
         self.seat_bits: dict[str, int] = dict.fromkeys(self.variant.seats, 0)
         self.revealed: dict[str, list[Tile]] = {}
         self._solved: _Solved | None = None
+        self._tabled: tuple[_Solved, _Tables] | None = None
         self._last: tuple = ()
         self._notes: dict[str, tuple[int, bool | None, tuple[int, int]]] = {}
 
@@ -555,7 +600,7 @@ class TwoPlayerBelief:
         if self.status != "live" or self._solved is None:
             return None
         return _Parts(self._solved, frozenset(t for t, s in self.played.items()
-                                              if s != self.observer))
+                                              if s != self.observer), self.holders)
 
     def position(self) -> Position:
         """The merged, propagated counting problem over the batches (played tiles included:
@@ -569,35 +614,71 @@ class TwoPlayerBelief:
 
     def count(self) -> int:
         """Assignments of the hidden tiles to the hidden batches and the pool (exact)."""
-        total, _ = self._rows()
-        return total * self._solved.factor if self._solved else 0
+        return self._tables().total * self._solved.factor if self._solved else 0
 
-    def _rows(self) -> tuple[int, dict[Tile, list[int]]]:
+    def _tables(self) -> _Tables:
+        """Per unseen tile: its current holders' probabilities and support (cached per
+        update; computed per class of interchangeable tiles, one solve)."""
         solved = self._solved
-        if solved is None:
-            return 0, {}
+        assert solved is not None
+        if self._tabled is not None and self._tabled[0] is solved:
+            return self._tabled[1]
+        holders = self.holders
+        out_bit = [1 << holders.index(o) for o in solved.owners]
+        where = [holders.index(o) for o in solved.owners]
+        m = len(holders)
+        position = solved.position
+        rows: dict[int, tuple[list[int], int]] = {}  # merged mask -> per-tile counts
         if solved.count is not None:
-            return solved.count.total, solved.count.counts
-        return tile_counts(solved.position)
+            total = solved.count.total
+            per_tile = solved.count.counts
+        else:
+            solution = solve(position)
+            total = solution.total
+            per_tile = None
+            for mask, tiles in position.classes().items():
+                if mask & (mask - 1) == 0:
+                    rows[mask] = ([total if mask >> k & 1 else 0 for k in range(len(where))],
+                                  mask)
+                else:
+                    n = len(tiles)
+                    nums = solution.numerators[solution.class_index(mask)]
+                    rows[mask] = ([v // n for v in nums], mask)
+        probs: dict[Tile, tuple[float, ...]] = {}
+        support: dict[Tile, int] = {}
+        seen: dict[tuple, tuple[tuple[float, ...], int]] = {}
+        for t, mask in position.allowed.items():
+            if t in self.played:
+                continue
+            row = per_tile[t] if per_tile is not None else rows[mask][0]
+            key = (mask, tuple(row)) if per_tile is not None else (mask,)
+            done = seen.get(key)
+            if done is None:
+                acc = [0] * m
+                bits = 0
+                for k, c in enumerate(row):
+                    if c:
+                        acc[where[k]] += c
+                        bits |= out_bit[k]
+                done = seen[key] = (tuple(c / total for c in acc), bits)
+            probs[t], support[t] = done
+        for t, who in solved.fixed.items():
+            if t not in self.played:
+                i = holders.index(who)
+                probs[t] = tuple(float(k == i) for k in range(m))
+                support[t] = 1 << i
+        tables = _Tables(total, probs, support)
+        self._tabled = (solved, tables)
+        return tables
 
     def marginals(self) -> dict[str, dict[Tile, float]]:
         """P(current holder holds t) for every unseen tile: hidden seats and the pool."""
         if self.status != "live" or self._solved is None:
             return {}
-        total, rows = self._rows()
-        out_index = {h: i for i, h in enumerate(self.holders)}
-        where = [out_index[o] for o in self._solved.owners]
-        out: dict[str, dict[Tile, float]] = {h: {} for h in self.holders}
-        columns = [out[h] for h in self.holders]
-        for t in sorted(rows):
-            if t in self.played:
-                continue
-            acc = [0] * len(columns)
-            for k, c in enumerate(rows[t]):
-                if c:
-                    acc[where[k]] += c
-            for i, column in enumerate(columns):
-                column[t] = acc[i] / total
+        probs = self._tables().probs
+        out: dict[str, dict[Tile, float]] = {}
+        for i, h in enumerate(self.holders):
+            out[h] = {t: probs[t][i] for t in sorted(probs)}
         return out
 
     def sample(self, rng: random.Random) -> dict[str, list[Tile]]:
@@ -612,18 +693,8 @@ class TwoPlayerBelief:
         holders = self.holders
         if self.status != "live" or self._solved is None:
             return Position(holders, {}, (0,) * len(holders))
-        out_bit = [1 << holders.index(o) for o in self._solved.owners]
-        allowed = {}
-        for t, mask in self._solved.position.allowed.items():
-            if t in self.played:
-                continue
-            bits = 0
-            for k, bit in enumerate(out_bit):
-                if mask >> k & 1:
-                    bits |= bit
-            allowed[t] = bits
         counts = tuple(self.left if h == POOL else self.held[h] for h in holders)
-        return Position(holders, allowed, counts)
+        return Position(holders, self._tables().support, counts)
 
     def facts(self) -> list[Fact]:
         """Facts in words, read off the exact supports; a seat's voids say which draw
@@ -656,11 +727,12 @@ class TwoPlayerBelief:
             deals = 1 if self.status == "ended" else None
             return BeliefSnapshot(self.seq, self.observer, self.hand, self.status, method,
                                   deals, 0.0 if deals else None, {}, {}, [], remaining)
-        marginals = self.marginals()
-        named = {h: {tile_name(t): p for t, p in column.items()}
-                 for h, column in marginals.items()}
-        ent = {tile_name(t): entropy([marginals[h][t] for h in marginals])
-               for t in marginals[self.holders[0]]}
+        probs = self._tables().probs
+        tiles = sorted(probs)
+        names = [tile_name(t) for t in tiles]
+        named = {h: {n: probs[t][i] for n, t in zip(names, tiles, strict=True)}
+                 for i, h in enumerate(self.holders)}
+        ent = {n: entropy(list(probs[t])) for n, t in zip(names, tiles, strict=True)}
         items = self.facts()
         deals = self.count()
         return BeliefSnapshot(self.seq, self.observer, self.hand, self.status, method, deals,
@@ -674,18 +746,23 @@ def _solve(masks: dict[Tile, int], owner: list[str], size: list[int],
 
     Raises Infeasible when no assignment fits. Like Holdings.layout: a batch filled by tiles
     that can only be there is closed to the rest; then a seat's batches that every free tile
-    may or may not enter alike are one holder (the count gains C(a + b, a)).
+    may or may not enter alike are one holder (the count gains C(a + b, a)). Tiles with the
+    same mask go through every step together, so the work is per class, not per tile.
     """
-    masks = dict(masks)
     n_raw = len(owner)
+    classes: dict[int, int] = {}
+    for mask in masks.values():
+        classes[mask] = classes.get(mask, 0) + 1
+    if 0 in classes:
+        raise Infeasible("a tile no holder can have")
+    closed = {mask: mask for mask in classes}  # raw mask -> after closing full batches
     full = 0
     while True:
         forced = [0] * n_raw
-        for mask in masks.values():
-            if not mask:
-                raise Infeasible("a tile no holder can have")
-            if mask & (mask - 1) == 0:
-                forced[mask.bit_length() - 1] += 1
+        for mask, n in classes.items():
+            now_mask = closed[mask]
+            if now_mask & (now_mask - 1) == 0:
+                forced[now_mask.bit_length() - 1] += n
         now = 0
         for j in range(n_raw):
             if forced[j] > size[j]:
@@ -695,37 +772,43 @@ def _solve(masks: dict[Tile, int], owner: list[str], size: list[int],
         if now == full:
             break
         full = now
-        for t, mask in masks.items():
-            if mask & (mask - 1) and mask & full:
-                masks[t] = mask & ~full
-    free = [0] * n_raw
-    for i, mask in enumerate(masks.values()):
-        if mask & (mask - 1):
-            j = 0
-            while mask:
-                if mask & 1:
-                    free[j] |= 1 << i
-                mask >>= 1
-                j += 1
-    groups: dict[tuple[str, int], list[int]] = {}
+        for mask, now_mask in closed.items():
+            if now_mask & (now_mask - 1) and now_mask & full:
+                closed[mask] = now_mask & ~full
+    free_masks = [m for m in set(closed.values()) if m & (m - 1)]
+    groups: dict[tuple, list[int]] = {}
     for j in range(n_raw):
-        key = (owner[j], free[j]) if j else (POOL, -1)
+        if j:
+            bit = 1 << j
+            key: tuple = (owner[j], frozenset(m for m in free_masks if m & bit))
+        else:
+            key = (POOL,)
         groups.setdefault(key, []).append(j)
+    dropped = 0  # raw holders filled by the tiles only they can take: out of the position
+    if condition is None:
+        for members in groups.values():
+            if all(forced[j] == size[j] for j in members):
+                for j in members:
+                    dropped |= 1 << j
+    per_owner: dict[str, int] = {}
+    for key, members in groups.items():
+        if not dropped >> members[0] & 1:
+            per_owner[key[0]] = per_owner.get(key[0], 0) + 1
     names: list[str] = []
     owners: list[str] = []
     counts: list[int] = []
     to_merged = [0] * n_raw
     to_raw: list[int] = []
     factor = 1
-    per_owner: dict[str, int] = {}
-    for who, _ in groups:
-        per_owner[who] = per_owner.get(who, 0) + 1
     seen: dict[str, int] = {}
-    for (who, _), members in groups.items():
+    for key, members in groups.items():
+        if dropped >> members[0] & 1:
+            continue
+        who = key[0]
         spare = [max(0, size[j] - forced[j]) for j in members]
         factor *= math.factorial(sum(spare))
-        for s in spare:
-            factor //= math.factorial(s)
+        for n in spare:
+            factor //= math.factorial(n)
         raw_bits = 0
         for j in members:
             to_merged[j] = len(names)
@@ -735,16 +818,25 @@ def _solve(masks: dict[Tile, int], owner: list[str], size: list[int],
         owners.append(who)
         counts.append(sum(size[j] for j in members))
         to_raw.append(raw_bits)
-    allowed = {}
-    for t, mask in masks.items():
+    merged: dict[int, int] = {}
+    for mask, now_mask in closed.items():
+        if now_mask & dropped:
+            continue
         bits = 0
         j = 0
-        while mask:
-            if mask & 1:
+        while now_mask:
+            if now_mask & 1:
                 bits |= 1 << to_merged[j]
-            mask >>= 1
+            now_mask >>= 1
             j += 1
-        allowed[t] = bits
+        merged[mask] = bits
+    allowed = {}
+    fixed = {}
+    for t, mask in masks.items():
+        if closed[mask] & dropped:
+            fixed[t] = owner[closed[mask].bit_length() - 1]
+        else:
+            allowed[t] = merged[mask]
     result = propagate(Position(tuple(names), allowed, tuple(counts)))
     position = result.position
     count = None
@@ -759,17 +851,28 @@ def _solve(masks: dict[Tile, int], owner: list[str], size: list[int],
             position = propagate(Position(position.holders, support, position.counts)).position
             if condition.holds_everywhere(position):
                 condition, count = None, None
-    if position is not result.position or position.allowed is not allowed:
-        for t, bits in position.allowed.items():
+    if position.allowed is allowed and all(closed[m] == m for m in closed):
+        return _Solved(position, tuple(owners), factor, condition, count, fixed), masks
+    expand: dict[int, int] = {}
+    raw = {}
+    for t, mask in masks.items():
+        if t in fixed:
+            raw[t] = closed[mask]
+            continue
+        bits = position.allowed[t]
+        keep = expand.get(bits)
+        if keep is None:
             keep = 0
             k = 0
-            while bits:
-                if bits & 1:
+            b = bits
+            while b:
+                if b & 1:
                     keep |= to_raw[k]
-                bits >>= 1
+                b >>= 1
                 k += 1
-            masks[t] &= keep
-    return _Solved(position, tuple(owners), factor, condition, count), masks
+            expand[bits] = keep
+        raw[t] = closed[mask] & keep
+    return _Solved(position, tuple(owners), factor, condition, count, fixed), raw
 
 
 def two_player(variant: str | Variant) -> bool:
