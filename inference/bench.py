@@ -9,6 +9,10 @@ samples), by enumeration (§8, within a node budget) and by the constrained samp
 their time ratio against the uncached DP and their max |error| against the exact marginals.
 On the first --seed-positions of those (default 20: it is slow) the seed's §7.1 sampler as
 the seed writes it (pure Python shuffle-and-cut, `rejection_seed`) is timed too.
+
+`--two-player`: only the per-update times, of partnership-6 beside block-2 and draw-2 (the
+draw-batch belief, games.dominoes.belief_two) in the same run, with their ratios to
+partnership-6's for the same view.
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ import time
 from dataclasses import dataclass, field
 
 from games.dominoes.audience import view
+from games.dominoes.belief_two import TwoPlayerBelief
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.tiles import SEATS
+from games.dominoes.variants import get_variant
 from inference.belief import Belief
 from inference.classes import Position
 from inference.counting import count_key, marginals, solve_key
@@ -36,6 +42,8 @@ from inference.references import (
 )
 
 VARIANTS = ("partnership-6", "partnership-9")
+TWO_PLAYER = ("partnership-6", "block-2", "draw-2")
+"""--two-player: the two-player variants beside the double-six reference."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,6 +62,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="enumeration gives up after this many nodes")
     parser.add_argument("--variant", choices=VARIANTS, action="append",
                         help="only this variant (repeatable; default both)")
+    parser.add_argument("--two-player", action="store_true",
+                        help="per-update times only: partnership-6, block-2 and draw-2")
 
 
 @dataclass
@@ -154,7 +164,53 @@ def _references(group: Group, args: argparse.Namespace, rng: random.Random) -> d
     return out
 
 
+def _fold_times(variant: str, events: list, updates: dict[str, list[float]]) -> None:
+    """Apply + snapshot at every event, for every observer (CPU time of the thread)."""
+    seats = get_variant(variant).seats
+    for observer in (*seats, "spectator"):
+        belief = (TwoPlayerBelief(observer, variant) if len(seats) == 2
+                  else Belief(observer, variant))
+        times = updates["spectator" if observer == "spectator" else "seat"]
+        clock = time.thread_time
+        for event in events:
+            seen = view(event, observer)
+            start = clock()
+            belief.apply(seen)
+            belief.snapshot()
+            times.append(clock() - start)
+
+
+def run_two_player(args: argparse.Namespace) -> int:
+    """The two-player beliefs' per-update times beside double-six's, in one run."""
+    rng = random.Random(args.seed)
+    times = {v: {"seat": [], "spectator": []} for v in TWO_PLAYER}
+    for _ in range(args.matches):
+        for variant in TWO_PLAYER:
+            _fold_times(variant, random_match_events(rng, variant, target=args.target),
+                        times[variant])
+    ms = 1e3
+    head = (f"{'variant':<14}{'view':<10}{'updates':>9}{'p50 ms':>8}{'p99 ms':>8}"
+            f"{'x p6 p50':>10}{'x p6 p99':>10}")
+    lines = [head, "-" * len(head)]
+    for variant, groups in times.items():
+        for kind, values in groups.items():
+            ref = times["partnership-6"][kind]
+            p50, p99 = _pct(values, 0.5), _pct(values, 0.99)
+            lines.append(f"{variant:<14}{kind:<10}{len(values):>9}{p50 * ms:>8.3f}"
+                         f"{p99 * ms:>8.3f}{p50 / _pct(ref, 0.5):>10.2f}"
+                         f"{p99 / _pct(ref, 0.99):>10.2f}")
+    print(f"inference bench --two-player: {args.matches} matches per variant, seed "
+          f"{args.seed}, target {args.target}")
+    print("\n".join(lines))
+    print("updates: apply + snapshot at every event, every seat and the spectator, CPU time "
+          "of the thread; x p6: the ratio to partnership-6's figure for the same view "
+          "(the same run, so the same load on the machine).")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.two_player:
+        return run_two_player(args)
     rng = random.Random(args.seed)
     variants = args.variant or list(VARIANTS)
     groups = {(v, o): Group() for v in variants for o in ("seat", "spectator")}

@@ -80,3 +80,25 @@ def test_every_figure_parses_and_is_sane(table) -> None:
         assert int(seed[0]) == 1 and 0 <= float(seed[5]) < 1 and int(seed[6]) in (0, 1), key
     assert any(int(enum[0].split("/")[0]) for *_, enum, _c, _s in rows.values()), \
         "enumeration finished nowhere: its columns were never exercised"
+
+
+def test_two_player_rows_beside_double_six() -> None:
+    """`--two-player`: per-update times of block-2 and draw-2 beside partnership-6, each
+    view with its ratio to partnership-6's (1.00 on partnership-6's own rows)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["bench", "inference", "--two-player", "--matches", "1"]) == 0
+    lines = out.getvalue().splitlines()
+    header_at = next(i for i, line in enumerate(lines) if line.startswith("variant"))
+    assert lines[header_at].split()[:3] == ["variant", "view", "updates"]
+    rows = {}
+    for line in lines[header_at + 2:]:
+        if not line.split() or line.startswith("updates:"):
+            break
+        variant, view, updates, p50, p99, x50, x99 = line.split()
+        assert int(updates) > 0 and 0 < number(p50) <= number(p99), line
+        rows[(variant, view)] = (number(x50), number(x99))
+    assert set(rows) == {(v, k) for v in ("partnership-6", "block-2", "draw-2")
+                         for k in ("seat", "spectator")}
+    assert rows[("partnership-6", "seat")] == rows[("partnership-6", "spectator")] == (1, 1)
+    assert all(x > 0 for pair in rows.values() for x in pair)
