@@ -31,6 +31,13 @@ Status = Literal["idle", "waiting", "live", "ended"]
 OBSERVERS: tuple[str, ...] = (*SEATS, "spectator")
 
 
+def lead_rank(t: Tile) -> tuple[int, int, int]:
+    """How t ranks for a match's first lead (games.dominoes.rules.lead_tile): every double
+    above every other tile, the higher double first; then the most pips, then the higher end
+    (3-6 before 4-5). The leader holds the top-ranked tile dealt and opens with it."""
+    return (1, t.high, t.high) if t.is_double else (0, t.pips, t.high)
+
+
 class ObserverError(ValueError):
     """The log is not one this observer could have seen (e.g. its own hand is redacted)."""
 
@@ -78,6 +85,8 @@ class Belief:
         self._tight: tuple[int, ...] = ()
         self._condition: Condition | None = None
         self._count: Count | None = None
+        self._last_move: str | None = None
+        """The hand's last play or pass, as its event type (None before the first tile)."""
 
     # ----------------------------------------------------------------- the fold
     def apply(self, event: Event | dict) -> None:
@@ -132,16 +141,18 @@ class Belief:
         self._commit(allowed, event, condition)
 
     def _leader_rule(self, event: Event, allowed: dict[Tile, int]) -> Condition | None:
-        """In a match's first hand the leader holds the highest double dealt.
+        """In a match's first hand the leader holds the lead tile of the deal: the highest
+        double dealt, or with no double dealt the heaviest tile (lead_rank).
 
-        Allowed sets hold it when the leader's double is determined: double-six (6-6 is
-        always dealt), or the observer leads (every higher double sleeps in the pool).
-        Otherwise (double-nine, someone else leads) it is a disjunction over doubles, kept
-        as a Condition (inference.parts) until the first tile resolves it.
+        Allowed sets hold it when the leader's tile is determined: double-six (6-6 is always
+        dealt), or the observer leads (every tile that would outrank its own lead tile
+        sleeps in the pool). Otherwise (double-nine, someone else leads) it is a disjunction,
+        kept as a Condition (inference.parts) until the first tile resolves it: of the tiles
+        that outrank all of the observer's, the first not in the pool is the leader's.
         """
-        doubles = [t for t in self.variant.tiles if t.is_double]
+        ranked = sorted(self.variant.tiles, key=lead_rank, reverse=True)
         if not self.variant.has_pool:
-            top = doubles[-1]
+            top = ranked[0]
             if self.leader == self.observer and top not in self.own:
                 raise self._fail(event, f"{self.observer} leads hand 1 without {top}")
             if self.leader != self.observer:
@@ -149,20 +160,15 @@ class Belief:
                     raise self._fail(event, f"{self.leader} leads hand 1 but "
                                      f"{self.observer} holds {top}")
                 allowed[top] = 1 << self.holders.index(self.leader)
-        elif self.leader == self.observer:
-            mine = [d for d in doubles if d in self.own]
-            if not mine:
-                raise self._fail(event, f"{self.observer} leads hand 1 without a double")
+            return None
+        mine = max(self.own, key=lead_rank, default=None)  # None: a spectator
+        above = [t for t in ranked if mine is None or lead_rank(t) > lead_rank(mine)]
+        if self.leader == self.observer:
             pool_bit = 1 << self.holders.index(POOL)
-            for d in doubles:
-                if d.low > mine[-1].low:
-                    allowed[d] = pool_bit
-        else:
-            # the leader's double is above every double the observer holds
-            mine = max((d.low for d in doubles if d in self.own), default=-1)
-            candidates = tuple(d for d in reversed(doubles) if d.low > mine)
-            return LeadsHighest(candidates, (self.leader,))
-        return None
+            for t in above:
+                allowed[t] = pool_bit
+            return None
+        return LeadsHighest(tuple(above), (self.leader,))
 
     def _same_hand(self, event: Event) -> None:
         if self.hand is None or event.hand != self.hand:
@@ -210,6 +216,7 @@ class Belief:
         self.played[t] = seat
         self.played_count[seat] += 1
         self._commit(allowed, event, None)  # a play resolves any pending disjunction
+        self._last_move = "tile_played"
 
     def _extend(self, event: Event, t: Tile) -> tuple[int, int]:
         """The open ends after t: the first tile opens low-left, high-right."""
@@ -226,10 +233,10 @@ class Belief:
         return (t.other(value), right) if event.end == "left" else (left, t.other(value))
 
     def _first_tile_rule(self, event: Event, t: Tile, allowed: dict[Tile, int]) -> None:
-        """A match's first hand opens with the highest double dealt: higher ones sleep."""
-        if not t.is_double:
-            raise self._fail(event, f"the match opens with {t}, not the highest double")
-        higher = [d for d in self.variant.tiles if d.is_double and d.low > t.low]
+        """A match's first hand opens with the deal's lead tile: every tile that outranks
+        it (lead_rank) was not dealt, so it sleeps in the pool."""
+        higher = sorted((d for d in self.variant.tiles if lead_rank(d) > lead_rank(t)),
+                        key=lead_rank)
         if not self.variant.has_pool:
             if higher:
                 raise self._fail(event, f"the match opens with {t} but {higher[-1]} was dealt")
@@ -249,29 +256,43 @@ class Belief:
         if self.ends is None:
             raise self._fail(event, f"{seat} passed before the first tile")
         a, b = self.ends
+        after_play = self._last_move == "tile_played"
         if seat == self.observer:
             held = self.own - set(self.played)
             playable = sorted(t for t in held if t.has(a) or t.has(b))
             if playable:
                 raise self._fail(event, f"{seat} passed holding {playable[0]}")
-            return
-        if self._remaining(seat) <= 0:
-            raise self._fail(event, f"{seat} passed with no tiles left")
-        keep = ~(1 << self.holders.index(seat))
-        allowed = {t: (mask & keep if t.has(a) or t.has(b) else mask)
-                   for t, mask in self.allowed.items()}
-        self._commit(allowed, event, self._can_follow(a, b))
+            if not after_play:
+                self._last_move = "passed"
+                return  # a pass after a pass: the same position, the same pending condition
+            allowed = dict(self.allowed)  # our own pass strikes nothing we did not know
+        else:
+            if self._remaining(seat) <= 0:
+                raise self._fail(event, f"{seat} passed with no tiles left")
+            keep = ~(1 << self.holders.index(seat))
+            allowed = {t: (mask & keep if t.has(a) or t.has(b) else mask)
+                       for t, mask in self.allowed.items()}
+        # Any pass shows that the last play did not block the hand. Another seat's pass
+        # re-commits the allowed sets, so it restates the condition even after a pass (else
+        # the commit would drop it); our own pass changes nothing after a pass.
+        self._commit(allowed, event, self._can_follow(event, a, b))
+        self._last_move = "passed"
 
-    def _can_follow(self, a: int, b: int) -> Condition | None:
+    def _can_follow(self, event: Event, a: int, b: int) -> Condition | None:
         """The hand goes on after the last play, so it was not blocked: some seat can follow.
 
-        Only a pool can hide every playable tile; an observer holding one knows it already.
+        An observer holding a tile of the ends knows it already. Otherwise some unseen tile
+        must show a or b (or the log is impossible); without a pool every unseen tile is in
+        a hand, so that is all, and only a pool can hide every one of them.
         """
-        if not self.variant.has_pool:
-            return None
         if any(t.has(a) or t.has(b) for t in self.own - set(self.played)):
             return None
         tiles = tuple(t for t in sorted(self.allowed) if t.has(a) or t.has(b))
+        if not tiles:
+            raise self._fail(event, f"the hand went on although no seat could follow "
+                             f"{a}|{b}: it was blocked")
+        if not self.variant.has_pool:
+            return None
         seats = tuple(h for h in self.holders if h != POOL)
         return CanFollow(tiles, seats)
 

@@ -65,13 +65,16 @@ class Condition:
     def parts(self, position: Position) -> list[Position]:
         """The disjoint positions whose union is `position` restricted by this condition.
 
-        Tiles no longer unseen are skipped; a part where a tile would have no holder left
-        is dropped. An empty list means no deal satisfies the condition.
+        Tiles no longer unseen are skipped; a part where a tile would have no holder left,
+        or the pool more tiles than it holds, is not built (it has no deal). An empty list
+        means no deal satisfies the condition.
         """
         holders = position.holders
-        pool_bit = 1 << holders.index(POOL)
+        pool = holders.index(POOL)
+        pool_bit = 1 << pool
         at_mask = sum(1 << holders.index(h) for h in self.at if h in holders)
         allowed = dict(position.allowed)
+        room = position.counts[pool] - sum(1 for m in allowed.values() if m == pool_bit)
         out: list[Position] = []
         for t in self.tiles:
             mask = allowed.get(t)
@@ -81,6 +84,10 @@ class Condition:
                 out.append(Position(holders, {**allowed, t: mask & at_mask}, position.counts))
             if not mask & pool_bit:
                 break  # t cannot sleep: no later part
+            if mask != pool_bit:
+                room -= 1
+                if room < 0:
+                    break  # the pool is full: no later part
             allowed[t] = pool_bit
         return out
 
@@ -158,13 +165,18 @@ class CanFollow(Condition):
 
     def fact(self, position: Position) -> Fact:
         tiles, who = self._listed(position)
-        text = (f"{join([name(h) for h in who], 'or')} can follow: "
-                f"the pool cannot hold all of {join([str(t) for t in tiles])}")
+        if not who or not tiles:  # only when no deal is left: the text of the error
+            ends = f"{join([str(t) for t in tiles])}" if tiles else "no tile of the ends"
+            text = f"some seat can follow, but no seat may hold {ends}"
+        else:
+            text = (f"{join([name(h) for h in who], 'or')} can follow: "
+                    f"the pool cannot hold all of {join([str(t) for t in tiles])}")
         return Fact("either", tuple(who), tuple(tiles), (), text)
 
 
 class LeadsHighest(Condition):
-    """Hand 1, before its first tile: the leader holds the highest double dealt."""
+    """Hand 1, before its first tile: the leader holds the lead tile of the deal, the highest
+    double dealt (or, when every double sleeps, the heaviest tile dealt)."""
 
     kind = "leads_highest"
 
@@ -172,7 +184,19 @@ class LeadsHighest(Condition):
         tiles, who = self._listed(position)
         pool_bit = 1 << position.holders.index(POOL)
         candidates = [t for t in tiles if position.allowed[t] & ~pool_bit]
-        text = (f"{join([name(h) for h in who], 'or')} holds the highest double dealt, "
-                f"{join([str(t) for t in candidates], 'or')}, and every double above it "
-                "is in the pool")
+        doubles = [t for t in candidates if t.is_double]
+        subject = join([name(h) for h in who], "or") if who else "The leader"
+        if doubles:
+            text = (f"{subject} holds the highest double dealt, "
+                    f"{join([str(t) for t in doubles], 'or')}, and every double above it "
+                    "is in the pool")
+            if len(doubles) < len(candidates):
+                text += " (or, if every double is, the heaviest tile dealt)"
+        elif candidates:
+            text = (f"{subject} holds the heaviest tile dealt, "
+                    f"{join([str(t) for t in candidates[:3]], 'or')}"
+                    f"{' or a lighter one' if len(candidates) > 3 else ''}, "
+                    "and every tile above it is in the pool")
+        else:
+            text = f"{subject} holds no tile that could lead"
         return Fact("either", tuple(who), tuple(tiles), (), text)

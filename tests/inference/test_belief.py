@@ -206,3 +206,76 @@ def test_first_hand_double_six_leader_holds_six_six() -> None:
     assert snap.marginals["N"]["6-6"] == 1.0
     with pytest.raises(InconsistentLog):
         Belief.from_events([*events, play(4, "N", "5-5", None, hand=1)], "S")
+
+
+def test_a_pass_after_a_play_that_blocked_the_hand_is_inconsistent() -> None:
+    """Double-six: no pool, so a play blocks the hand exactly when every tile of both ends is
+    out. A log that goes on with a pass there is impossible, for every observer."""
+    import random
+
+    from games.dominoes.audience import view
+    from games.dominoes.selfplay import random_match_events
+    from games.dominoes.tiles import next_seat
+
+    events = random_match_events(random.Random(1), "partnership-6", target=100)
+    i, ended = next((i, e) for i, e in enumerate(events)
+                    if isinstance(e, HandEnded) and e.reason == "blocked")
+    last = events[i - 1]
+    forged = [*events[:i], passed(ended.seq, next_seat(last.seat), hand=ended.hand)]
+    for observer in ("S", "W", "N", "E", "spectator"):
+        with pytest.raises(InconsistentLog) as error:
+            Belief.from_events([view(e, observer) for e in forged], observer)
+        assert error.value.seq == ended.seq and "blocked" in error.value.reason, observer
+    # the log as it was is fine
+    Belief.from_events(events[:i + 1], "spectator")
+
+
+def test_four_passes_after_a_play_are_inconsistent_in_double_nine() -> None:
+    """The pool may hide every unseen 9, but then 9-9 blocked the hand: some seat must follow.
+    S knows it holds no other 9, so after the three others pass no seat can; the spectator
+    knows it after S's own pass too (a clear error, not a crash on an empty list)."""
+    hand = ["9-9", "0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6", "0-7", "0-8"]
+    events = [*start("partnership-9"), dealt(3, "S", hand), dealt(4, "W", None),
+              dealt(5, "N", None), dealt(6, "E", None), play(7, "S", "9-9", None),
+              passed(8, "W"), passed(9, "N"), passed(10, "E"), passed(11, "S")]
+    with pytest.raises(InconsistentLog) as error:
+        Belief.from_events(events, "S")
+    assert error.value.seq == 10 and "can follow" in error.value.reason
+    with pytest.raises(InconsistentLog) as error:
+        Belief.from_events(events, "spectator")
+    assert error.value.seq == 11 and "can follow" in error.value.reason
+    assert Belief.from_events(events[:10], "spectator").condition is not None
+
+
+def test_own_pass_right_after_a_play_says_someone_else_can_follow() -> None:
+    """Double-nine, hand 2: S leads 9-9, W (no 9s) passes. W's own pass shows the hand went on:
+    not all nine unseen 9s sleep in the pool. Counted in closed form: all deals of W's 44
+    unseen tiles (S 9, N 10, E 10, pool 15) minus those with every 9 in the pool."""
+    south = ["9-9", "0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6", "0-7", "0-8"]
+    west = ["1-1", "1-2", "1-3", "1-4", "1-5", "1-6", "1-7", "1-8", "2-2", "2-3"]
+    events = [*start("partnership-9"), dealt(3, "S", south), dealt(4, "W", west),
+              dealt(5, "N", None), dealt(6, "E", None), play(7, "S", "9-9", None),
+              passed(8, "W")]
+    f = math.factorial
+    every = f(44) // (f(9) * f(10) * f(10) * f(15))
+    blocked = math.comb(35, 6) * f(29) // (f(9) * f(10) * f(10))
+    assert Belief.from_events(events[:-1], "W").snapshot().consistent_deals == every
+    mine = Belief.from_events(events, "W")
+    assert mine.condition is not None and mine.condition.kind == "can_follow"
+    snap = mine.snapshot()
+    assert snap.consistent_deals == every - blocked
+    assert "S, N or E can follow: the pool cannot hold all of " in " ".join(snap.facts)
+
+
+@pytest.mark.parametrize("variant", ["partnership-6", "partnership-9"])
+def test_a_spectator_at_the_first_deal_counts_a_quarter_of_all_deals(variant: str) -> None:
+    """The lead tile is dealt to each seat in a quarter of the deals, so the leader's view has
+    exactly that many; in double-nine that includes the deals with no double, where the
+    heaviest tile leads (games.dominoes.rules.lead_tile)."""
+    from games.dominoes.variants import get_variant
+
+    v = get_variant(variant)
+    f = math.factorial
+    every = f(len(v.tiles)) // (f(v.hand_size) ** 4 * f(v.pool_size))
+    snap = Belief.from_events(start(variant, hand=1, leader="E"), "spectator").snapshot()
+    assert snap.consistent_deals * 4 == every
