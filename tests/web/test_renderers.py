@@ -7,10 +7,11 @@ one opponent across, the score per side, the boneyard, draws in the move log (wi
 for the drawer only), the overlay's holders those the belief names, and the Draw move; a
 two-player replay offers the two seats' perspectives.
 
-The server cannot host two-player tables yet, so the page talks to a scripted WebSocket
-(Playwright's `route_web_socket`) and to routed replay requests, fed with events made by the
-real rules (games.dominoes.selfplay) and redacted by the real audience filter. The page's
-static files come from clients/web/ as the server serves them.
+The page talks to a scripted WebSocket (Playwright's `route_web_socket`) and to routed replay
+requests, fed with events made by the real rules (games.dominoes.selfplay), redacted by the
+real audience filter, and South's exact two-player belief: the renderer alone is under test
+(tests/web/test_two_player.py plays draw-2 against the real server). The page's static files
+come from clients/web/ as the server serves them.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ import pytest
 
 from games.dominoes.audience import view
 from games.dominoes.events import Event, event_to_dict
+from games.dominoes.game import DOMINOES
 from games.dominoes.rules import evolve
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.state import MatchState
-from games.dominoes.tiles import full_set
+from server.beliefs.message import belief_body
 from tests.web.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -117,31 +119,13 @@ def state_after(events: list[Event]) -> MatchState:
     return state
 
 
-def display_belief(state: MatchState, played: set[str], seq: int) -> dict:
-    """A belief message for South (the protocol's shape) naming North and the boneyard as
-    holders, each unseen tile split by how many tiles each holds. The page only displays a
-    belief, so any well-formed one will do; exact two-player inference is not here yet."""
-    hand = state.hand
-    assert hand is not None
-    own = {str(t) for t in hand.hands["S"] or ()}
-    unseen = sorted(str(t) for t in full_set(6) if str(t) not in own | played)
-    holds = {"N": hand.counts["N"], "pool": hand.boneyard}
-    total = sum(holds.values())
-    assert total == len(unseen)
-    return {
-        "type": "belief",
-        "table_id": TABLE,
-        "seq": seq,
-        "observer": "S",
-        "hand": hand.number,
-        "status": "live",
-        "consistent_deals": 1,
-        "entropy_bits": 0.0,
-        "marginals": {h: {t: n / total for t in unseen} for h, n in holds.items()},
-        "facts": [],
-        "remaining": {"S": len(own), **holds},
-        "tile_entropy_bits": {},
-    }
+def south_belief(events: list[Event], seq: int) -> dict:
+    """South's exact belief after `seq` (the two-player belief the live workers publish), as
+    the server's `belief` message."""
+    belief = DOMINOES.belief("S", "draw-2")
+    for event in events[:seq]:
+        belief.apply(view(event, "S"))
+    return {"type": "belief", "table_id": TABLE, **belief_body(belief.snapshot_dict())}
 
 
 def test_the_registry_has_dominoes_and_no_renderer_for_an_unknown_game(
@@ -243,7 +227,6 @@ def test_a_two_player_draw_table_shows_the_boneyard_the_draws_and_draws(
     after = state_after(events[: k + 1])
     drawn = south[k]["tiles"]
     north_draws = [e for e in south[:k] if e["type"] == "tiles_drawn" and e["seat"] == "N"]
-    played = {e["tile"] for e in south[:k] if e["type"] == "tile_played"}
 
     def reply(message: dict, send: Callable[[dict], None]) -> None:
         if message["type"] == "join":
@@ -260,7 +243,7 @@ def test_a_two_player_draw_table_shows_the_boneyard_the_draws_and_draws(
             )
             for event in south[:k]:
                 send({"type": "event", "table_id": TABLE, "seq": event["seq"], "event": event})
-            send(display_belief(before, played, k))
+            send(south_belief(events, k))
         elif message["type"] == "draw":
             send({"type": "event", "table_id": TABLE, "seq": k + 1, "event": south[k]})
             send({"type": "ack", "id": message["id"], "seq": k + 1})
@@ -308,7 +291,7 @@ def test_a_two_player_draw_table_shows_the_boneyard_the_draws_and_draws(
     assert page.locator(f".seat[data-seat=N] .drew[data-count='{latest['count']}']").count() >= 1
 
     # the overlay: the holders the belief names, with its numbers and counts
-    belief = display_belief(before, played, k)
+    belief = south_belief(events, k)
     cards = page.eval_on_selector_all(
         "#overlay .grid-card",
         """cs => cs.map(c => [c.dataset.holder,
