@@ -28,10 +28,9 @@ from games.dominoes.selfplay import heaviest_policy, random_policy
 from games.dominoes.state import MatchState
 from games.dominoes.tiles import SEATS, TileError, parse_tile
 from games.dominoes.tiles import Seat as DominoSeat
-from games.dominoes.validate import LogProblem as DominoesLogProblem
 from games.dominoes.validate import check_log
 from games.dominoes.variants import VARIANTS, Variant
-from games.interface import JSON, Audience, BeliefModel, Bot, LogProblem, Seat, VariantInfo
+from games.interface import JSON, Audience, BeliefModel, Bot, Seat, VariantInfo
 from inference.belief import Belief
 
 _TITLES = {
@@ -166,10 +165,7 @@ class Dominoes:
         return _DominoesBelief(Belief(observer, variant))
 
     def check_log(self, events: Sequence[Any]) -> None:
-        try:
-            check_log(events)
-        except DominoesLogProblem as problem:
-            raise LogProblem(problem.seq, problem.reason) from problem
+        check_log(events)  # raises games.interface.LogProblem
 
     def bots(self) -> Mapping[str, Bot]:
         return {"random": _PolicyBot(random_policy), "heaviest": _PolicyBot(heaviest_policy)}

@@ -33,17 +33,7 @@ from games.dominoes.rules import decide, evolve
 from games.dominoes.state import MatchState
 from games.dominoes.tiles import Seat, Tile, parse_tile
 from games.dominoes.variants import UnknownVariantError, Variant, get_variant
-
-
-@dataclass(frozen=True)
-class LogProblem(Exception):
-    """The first event of a log that the rules refuse, and why."""
-
-    seq: int
-    reason: str
-
-    def __str__(self) -> str:
-        return f"event seq {self.seq}: {self.reason}"
+from games.interface import LogProblem
 
 
 def _command_for(event: Event) -> Command | None:
