@@ -245,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
             f" | {len(group.reservoir):>4}{dp * ms:>7.3f}"
             f" | {rej * ms:>8.1f}{rej / dp:>7.0f}{max(ref['rej_e'], default=0):>8.4f}"
             f"{len(ref['rej_fail']):>5}"
-            f" | {done:>7}{enum / dp:>8.0f}{max(ref['enum_e'], default=float('nan')):>8.1e}"
+            f" | {done:>7}{enum / dp:>8.1f}{max(ref['enum_e'], default=float('nan')):>8.1e}"
             f" | {max(ref['con_e'], default=0):>10.4f}"
             f" | {len(ref['seed_dp']):>4}{seed_dp * ms:>7.3f}{seed * ms:>9.1f}"
             f"{seed / seed_dp:>7.0f}{seed_x:>7.0f}{max(ref['seed_e'], default=0):>8.4f}"
