@@ -59,8 +59,9 @@ def test_sampled_deals_fit_the_seats_view(variant: str) -> None:
                 assert len(tiles) == 28  # every tile is held, to draw, or on the line
             assert not any(t.has(v) for t in deal.hands[other] for v in lacks)
             checked += 1
-        sampled = sample_values(view, view.legal_moves(), rng, 3, 5.0)
-        assert len(sampled.values) == 3
+        if checked == 4:  # once: solving sampled deals is the slow part (draw-2: seconds)
+            sampled = sample_values(view, view.legal_moves(), rng, 3, 5.0)
+            assert len(sampled.values) == 3
     assert checked > 40
 
 
