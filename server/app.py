@@ -35,7 +35,12 @@ from server.http import WEB_ROOT, make_process_request
 from server.logs import log
 from server.metrics import Metrics, rss_bytes, watch_loop_lag
 from server.protocol import CreateTable
-from server.replay.http import UPLOAD_PATH, replay_upload_ws, wrap_process_request
+from server.replay.http import (
+    UPLOAD_PATH,
+    ReplayDesk,
+    replay_upload_ws,
+    wrap_process_request,
+)
 from server.session import Limits, Session
 from server.tables.advice import AdviceDesk
 from server.tables.local import Table, TableOptions
@@ -80,6 +85,8 @@ class DominoServer:
         self.metrics = Metrics()
         self.bus: Bus = InProcessBus()
         self.store: AsyncEventStore | None = None
+        self.replays: ReplayDesk | None = None
+        """The replay routes' store and caches (once the store is open)."""
         self.inference: InProcessInference | RemoteInference | None = None
         self.cluster: Cluster | None = None
         self.registry: Registry | None = None
@@ -95,6 +102,7 @@ class DominoServer:
         sys.setswitchinterval(self.config.switch_interval)
         strategy_processes.acquire()  # pimc and advice workers (started when first needed)
         self.store = await asyncio.to_thread(AsyncEventStore.open, self.config.db)
+        self.replays = ReplayDesk(self.store, self.config.games)
         if self.config.mqtt:
             await self._join_cluster(self.config.mqtt)
         else:
@@ -110,7 +118,7 @@ class DominoServer:
             self.config.host,
             self.config.port,
             process_request=wrap_process_request(
-                make_process_request(self.health, self.config.web_root), lambda: self.store
+                make_process_request(self.health, self.config.web_root), lambda: self.replays
             ),
             compression=None,
             max_size=self.config.hard_max_message,
@@ -142,7 +150,7 @@ class DominoServer:
 
     async def _handle(self, ws: ServerConnection) -> None:
         if ws.request is not None and ws.request.path.partition("?")[0] == UPLOAD_PATH:
-            await replay_upload_ws(ws)  # a replay upload, not a player
+            await replay_upload_ws(ws, self.config.games)  # a replay upload, not a player
             return
         assert self.registry is not None  # connections are accepted only after start()
         limits = Limits(self.config.max_message, self.config.rate_per_second,

@@ -32,6 +32,9 @@ from server.logs import log
 
 T = TypeVar("T")
 
+ADVISED_GAMES = frozenset({"dominoes"})
+"""The games the strategy's advisor can rank moves of (live tables and replays alike)."""
+
 BOT_WORKERS = int(os.environ.get("DOMINO_BOT_WORKERS", "0")) or max(1, min(4, os.cpu_count() or 1))
 """Processes for pimc decisions (and replay advice)."""
 ADVICE_WORKERS = int(os.environ.get("DOMINO_ADVICE_WORKERS", "0")) or 2

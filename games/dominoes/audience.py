@@ -39,10 +39,3 @@ def view(event: Event, audience: Audience) -> Event:
     if isinstance(event, HandStarted) and event.seed is not None:
         return event.model_copy(update={"seed": None})
     return event
-
-
-def can_see_hand(event: Event, audience: Audience) -> bool:
-    """Whether `audience` sees tiles in this event that the public does not."""
-    return isinstance(event, HandDealt | TilesDrawn) and (
-        audience == "referee" or event.seat == audience
-    )

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
-from games.dominoes.tiles import SEATS, End, Seat, Side, Tile, parse_tile
+from games.dominoes.tiles import SEATS, End, Seat, Side, parse_tile
 from games.dominoes.variants import VARIANTS, Scoring
 
 GAME = "dominoes"
@@ -170,7 +170,3 @@ def parse_event(data: dict | str | bytes) -> Event:
 def event_to_dict(event: Event) -> dict:
     """The event as plain JSON-ready data, in the log format."""
     return event.model_dump(mode="json")
-
-
-def tiles_of(names: list[str] | None) -> list[Tile]:
-    return [parse_tile(n) for n in names or []]

@@ -18,27 +18,22 @@ import asyncio
 import hashlib
 import json
 import time
-import weakref
 from collections import OrderedDict
 from typing import Any
 
 from games.dominoes.audience import view
 from games.dominoes.events import event_to_dict
+from games.registry import GAMES
+from games.registry import Registry as Games
 from server import strategy_processes
-from server.replay.build import ReplayError, is_finished, load_events
+from server.replay.build import ReplayError, is_finished, load_log
+from server.strategy_processes import ADVISED_GAMES
 from storage import EventStore
 from strategy.advisor import LABEL
 
 CACHE_SIZE = 512
 MAX_WAITING = 4
 """Requests queued behind the one being computed before we answer 503 (retry later)."""
-
-_cache: OrderedDict[tuple[str, int], bytes] = OrderedDict()
-_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
-    weakref.WeakKeyDictionary()
-)
-_waiting = 0
-
 
 def _seed(match_id: str, seq: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{match_id}:{seq}".encode()).digest()[:8], "big")
@@ -54,49 +49,63 @@ def _parse_seq(text: str | None) -> int:
     return seq
 
 
-def _lock() -> asyncio.Lock:
-    loop = asyncio.get_running_loop()
-    lock = _locks.get(loop)
-    if lock is None:
-        lock = _locks[loop] = asyncio.Lock()
-    return lock
+class ReplayAdvisor:
+    """One store's replay advice: answers cached, one computed at a time, a short queue."""
+
+    def __init__(self, store: EventStore, games: Games = GAMES) -> None:
+        self.store = store
+        self.games = games
+        self._cache: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._lock = asyncio.Lock()
+        self._waiting = 0
+
+    async def advice(self, match_id: str, seq_text: str | None) -> bytes:
+        """The JSON body for the route (raises ReplayError for a refusal)."""
+        seq = _parse_seq(seq_text)
+        key = (match_id, seq)
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            return cached
+        log = await asyncio.to_thread(load_log, self.store, match_id, self.games)
+        if log.game.name not in ADVISED_GAMES:
+            raise ReplayError(422, f"move advice is not available for {log.game.name}")
+        events = log.events
+        if not is_finished(events):
+            raise ReplayError(403, "advice in a replay is for finished matches only: the "
+                                   "mover's hand stays hidden while the match is in play")
+        if seq > len(events):
+            raise ReplayError(404, f"match {match_id!r} has no seq {seq}")
+        move: Any = events[seq - 1]
+        if move.type != "tile_played":
+            raise ReplayError(422, f"seq {seq} is not a play ({move.type}): nothing to rank",
+                              seq=seq)
+        seat = move.seat
+        seen = [event_to_dict(view(e, seat)) for e in events[: seq - 1]]
+        if self._waiting >= MAX_WAITING:
+            raise ReplayError(503, "the advisor is busy: retry in a moment")
+        self._waiting += 1
+        try:
+            async with self._lock:
+                cached = self._cache.get(key)  # computed while we waited
+                if cached is not None:
+                    return cached
+                started = time.monotonic()
+                rows = await strategy_processes.advise_rows(
+                    seen, seat, _seed(match_id, seq), pool=strategy_processes.BOTS)
+                elapsed = (time.monotonic() - started) * 1000.0
+        finally:
+            self._waiting -= 1
+        body = _body(match_id, seq, move, rows, elapsed)
+        self._cache[key] = body
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return body
 
 
-async def replay_advice(store: EventStore, match_id: str, seq_text: str | None) -> bytes:
-    """The JSON body for the route (raises ReplayError for a refusal)."""
-    global _waiting
-    seq = _parse_seq(seq_text)
-    key = (f"{id(store)}:{match_id}", seq)
-    cached = _cache.get(key)
-    if cached is not None:
-        _cache.move_to_end(key)
-        return cached
-    events = await asyncio.to_thread(load_events, store, match_id)
-    if not is_finished(events):
-        raise ReplayError(403, "advice in a replay is for finished matches only: the mover's "
-                               "hand stays hidden while the match is in play")
-    if seq > len(events):
-        raise ReplayError(404, f"match {match_id!r} has no seq {seq}")
-    move: Any = events[seq - 1]
-    if move.type != "tile_played":
-        raise ReplayError(422, f"seq {seq} is not a play ({move.type}): nothing to rank",
-                          seq=seq)
-    seat = move.seat
-    seen = [event_to_dict(view(e, seat)) for e in events[: seq - 1]]
-    if _waiting >= MAX_WAITING:
-        raise ReplayError(503, "the advisor is busy: retry in a moment")
-    _waiting += 1
-    try:
-        async with _lock():
-            cached = _cache.get(key)  # computed while we waited
-            if cached is not None:
-                return cached
-            started = time.monotonic()
-            rows = await strategy_processes.advise_rows(seen, seat, _seed(match_id, seq),
-                                                        pool=strategy_processes.BOTS)
-            elapsed = (time.monotonic() - started) * 1000.0
-    finally:
-        _waiting -= 1
+def _body(match_id: str, seq: int, move: Any, rows: list[dict[str, Any]],
+          elapsed: float) -> bytes:
+    """The answer: the advisor's rows and where the move actually played stood."""
     played = {"tile": str(move.tile), "end": move.end}
     rank = next((i + 1 for i, r in enumerate(rows)
                  if r["tile"] == played["tile"] and r["end"] == played["end"]), None)
@@ -104,12 +113,9 @@ async def replay_advice(store: EventStore, match_id: str, seq_text: str | None) 
         rank = next((i + 1 for i, r in enumerate(rows) if r["tile"] == played["tile"]), None)
         if rank is not None:  # the same move: name the end it was actually played on
             rows[rank - 1] = {**rows[rank - 1], "end": played["end"]}
-    body = json.dumps({
-        "match_id": match_id, "seq": seq, "hand": move.hand, "seat": seat, "played": played,
-        "rank": rank, "moves": [{k: v for k, v in r.items() if k != "label"} for r in rows],
+    return json.dumps({
+        "match_id": match_id, "seq": seq, "hand": move.hand, "seat": move.seat,
+        "played": played, "rank": rank,
+        "moves": [{k: v for k, v in r.items() if k != "label"} for r in rows],
         "label": LABEL, "elapsed_ms": round(elapsed, 1),
     }, separators=(",", ":")).encode()
-    _cache[key] = body
-    while len(_cache) > CACHE_SIZE:
-        _cache.popitem(last=False)
-    return body

@@ -22,6 +22,8 @@ from typing import Any
 from archive.jsonl import LogFormatError, parse_log_lines
 from archive.matches import ArchiveError, MatchLog, UnknownMatch, game_of_events, load_match_log
 from games.interface import REFEREE, SPECTATOR, Game, LogProblem, UnknownGame
+from games.registry import GAMES
+from games.registry import Registry as Games
 from server.beliefs.message import belief_body
 from storage import AsyncEventStore, EventStore
 
@@ -125,12 +127,12 @@ def build_replay(events: Sequence[Event], perspective: str, game: Game | None = 
     }
 
 
-def parse_upload(body: bytes) -> list[Event]:
+def parse_upload(body: bytes, games: Games = GAMES) -> list[Event]:
     """A referee's JSONL log from an upload, proven legal (see `parse_upload_log`)."""
-    return parse_upload_log(body).events
+    return parse_upload_log(body, games).events
 
 
-def parse_upload_log(body: bytes) -> MatchLog:
+def parse_upload_log(body: bytes, games: Games = GAMES) -> MatchLog:
     """A referee's JSONL log from an upload, proven legal; errors name the line or the seq."""
     if len(body) > MAX_UPLOAD:
         raise ReplayError(413, f"the log is larger than {MAX_UPLOAD // (1024 * 1024)} MiB")
@@ -139,7 +141,7 @@ def parse_upload_log(body: bytes) -> MatchLog:
     except UnicodeDecodeError as error:
         raise ReplayError(400, f"the log is not UTF-8 text (byte {error.start})") from error
     try:
-        log = parse_log_lines(text.splitlines())
+        log = parse_log_lines(text.splitlines(), games)
     except LogFormatError as error:
         raise ReplayError(400, f"line {error.line}: {error.reason}", line=error.line) from error
     if not log.events:
@@ -171,40 +173,44 @@ def load_events(store: EventStore, match_id: str) -> list[Event]:
     return load_log(store, match_id).events
 
 
-def load_log(store: EventStore, match_id: str) -> MatchLog:
+def load_log(store: EventStore, match_id: str, games: Games = GAMES) -> MatchLog:
     """A stored match and its game (blocking); refusals as ReplayError (404, 500)."""
     try:
-        return load_match_log(store, check_match_id(match_id))
+        return load_match_log(store, check_match_id(match_id), games=games)
     except UnknownMatch as error:
         raise ReplayError(404, f"no match {match_id!r} here") from error
     except ArchiveError as error:
         raise ReplayError(500, f"match {match_id!r} holds an unreadable event") from error
 
 
-_cache: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+class StoredReplays:
+    """One store's replays; finished matches' are cached (they never change)."""
+
+    def __init__(self, store: EventStore, games: Games = GAMES) -> None:
+        self.store = store
+        self.games = games
+        self._cache: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+
+    def replay(self, match_id: str, perspective: str) -> bytes:
+        """The JSON of a stored match's replay (blocking: call it in a thread)."""
+        check_perspective(perspective)
+        key = (match_id, perspective)
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            return cached
+        log = load_log(self.store, match_id, self.games)
+        body = json.dumps(build_replay(log.events, perspective, log.game),
+                          separators=(",", ":")).encode()
+        if is_finished(log.events):
+            self._cache[key] = body
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        return body
 
 
-def stored_replay(store: EventStore, match_id: str, perspective: str) -> bytes:
-    """The JSON of a stored match's replay; finished matches are cached (they never change)."""
+def uploaded_replay(body: bytes, perspective: str, games: Games = GAMES) -> bytes:
     check_perspective(perspective)
-    key = (f"{id(store)}:{match_id}", perspective)
-    cached = _cache.get(key)
-    if cached is not None:
-        _cache.move_to_end(key)
-        return cached
-    log = load_log(store, match_id)
-    events = log.events
-    body = json.dumps(build_replay(events, perspective, log.game),
-                      separators=(",", ":")).encode()
-    if is_finished(events):
-        _cache[key] = body
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-    return body
-
-
-def uploaded_replay(body: bytes, perspective: str) -> bytes:
-    check_perspective(perspective)
-    log = parse_upload_log(body)
+    log = parse_upload_log(body, games)
     replay = build_replay(log.events, perspective, log.game)
     return json.dumps(replay, separators=(",", ":")).encode()

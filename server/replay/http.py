@@ -15,12 +15,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from archive.reader import Archive
+from games.registry import GAMES
+from games.registry import Registry as Games
 from server.http import response
-from server.replay.advice import replay_advice
+from server.replay.advice import ReplayAdvisor
 from server.replay.build import (
     ReplayError,
+    StoredReplays,
     StoreLike,
-    stored_replay,
     sync_store,
     uploaded_replay,
 )
@@ -40,32 +42,43 @@ def _error(error: ReplayError) -> Reply:
     return _reply(error.status, json.dumps(error.to_json()).encode())
 
 
+class ReplayDesk:
+    """What the replay routes serve one store with: its replays and its replay advisor, each
+    with its own cache (owned here, not module state)."""
+
+    def __init__(self, store: StoreLike, games: Games = GAMES) -> None:
+        self.store = sync_store(store)
+        self.games = games
+        self.replays = StoredReplays(self.store, games)
+        self.advisor = ReplayAdvisor(self.store, games)
+
+
 async def handle_replay_http(
-    method: str, path: str, query: dict[str, str], store: StoreLike
+    method: str, path: str, query: dict[str, str], desk: ReplayDesk
 ) -> Reply | None:
     """Answer `GET /api/matches`, `GET /api/matches/{id}/replay?perspective=P` and
     `GET /api/matches/{id}/advice?seq=N` (server/replay/advice.py); None for other paths.
     Uploads come over the WebSocket (`replay_upload_ws`): websockets reads no HTTP bodies."""
     if not path.startswith("/api/"):
         return None
-    sync = sync_store(store)
+    sync = desk.store
     perspective = query.get("perspective", "spectator")
     parts = [urllib.parse.unquote(p) for p in path.split("/")[2:]]
     try:
         if parts == ["matches"]:
             if method != "GET":
                 raise ReplayError(405, "use GET")
-            data = await Archive(sync).listing()
+            data = await Archive(sync, desk.games).listing()
             return _reply(200, json.dumps({"matches": data}).encode())
         if len(parts) == 3 and parts[0] == "matches" and parts[2] == "replay":
             if method != "GET":
                 raise ReplayError(405, "use GET")
-            return _reply(200, await asyncio.to_thread(stored_replay, sync, parts[1],
+            return _reply(200, await asyncio.to_thread(desk.replays.replay, parts[1],
                                                        perspective))
         if len(parts) == 3 and parts[0] == "matches" and parts[2] == "advice":
             if method != "GET":
                 raise ReplayError(405, "use GET")
-            return _reply(200, await replay_advice(sync, parts[1], query.get("seq")))
+            return _reply(200, await desk.advisor.advice(parts[1], query.get("seq")))
         raise ReplayError(404, f"no route {path}")
     except ReplayError as error:
         return _error(error)
@@ -75,7 +88,7 @@ UPLOAD_PATH = "/api/replay/upload"
 """WebSocket path for uploads: websockets' HTTP side reads no request bodies."""
 
 
-async def replay_upload_ws(ws: Any) -> None:
+async def replay_upload_ws(ws: Any, games: Games = GAMES) -> None:
     """One upload per connection on UPLOAD_PATH?perspective=P: the client sends the JSONL log
     as one text frame; the reply is one frame, the replay JSON or {"error", "line"|"seq"}."""
     raw_query = ws.request.path.partition("?")[2]
@@ -86,7 +99,7 @@ async def replay_upload_ws(ws: Any) -> None:
         except TimeoutError as error:
             raise ReplayError(408, "no log received") from error
         body = text.encode() if isinstance(text, str) else bytes(text)
-        reply = await asyncio.to_thread(uploaded_replay, body, perspective)
+        reply = await asyncio.to_thread(uploaded_replay, body, perspective, games)
         await ws.send(reply.decode())
     except ReplayError as error:
         await ws.send(json.dumps({**error.to_json(), "status": error.status}))
@@ -95,7 +108,7 @@ async def replay_upload_ws(ws: Any) -> None:
 
 
 def wrap_process_request(
-    inner: Callable[[Any, Any], Any], get_store: Callable[[], StoreLike | None]
+    inner: Callable[[Any, Any], Any], get_desk: Callable[[], ReplayDesk | None]
 ) -> Callable[[Any, Any], Awaitable[Any]]:
     """A websockets `process_request` that answers /api/ itself and hands the rest to `inner`.
 
@@ -107,11 +120,11 @@ def wrap_process_request(
         path, _, raw_query = request.path.partition("?")
         if path == UPLOAD_PATH:
             return None  # on to the WebSocket handshake: replay_upload_ws answers it
-        store = get_store()
-        if path.startswith("/api/") and store is not None:
+        desk = get_desk()
+        if path.startswith("/api/") and desk is not None:
             query = dict(urllib.parse.parse_qsl(raw_query))
             method = getattr(request, "method", "GET")
-            reply = await handle_replay_http(method, path, query, store)
+            reply = await handle_replay_http(method, path, query, desk)
             if reply is not None:
                 status, headers, body = reply
                 return response(status, body, headers["Content-Type"])

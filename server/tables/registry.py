@@ -25,13 +25,13 @@ from server.feeds.mqtt_bus import MQTT_GAMES
 from server.logs import log
 from server.metrics import Metrics
 from server.protocol import CreateTable, ProtocolError, TableInfo
+from server.strategy_processes import ADVISED_GAMES
 from server.table_game import TableGame
 from server.tables.archived import ArchivedTable
 from server.tables.bots import bot_names
 from server.tables.interface import TableHandle
 from server.tables.local import Inference, Table, TableOptions
 from server.tables.remote import RemoteTable
-from server.tables.strategy_bots import ADVISED_GAMES
 from storage import AsyncEventStore
 
 

@@ -24,8 +24,6 @@ from strategy.view import SeatView
 
 STRATEGY_GAMES = frozenset({"dominoes"})
 """The games whose table bots come from strategy/ rather than from the game's own package."""
-ADVISED_GAMES = STRATEGY_GAMES
-"""The games the move advisor (strategy.advisor) can advise; other tables refuse `advice`."""
 
 POOLED = frozenset({"pimc"})
 """Bots whose decisions run in the process pool."""

@@ -17,7 +17,7 @@ from games.dominoes.events import event_to_dict
 from games.dominoes.selfplay import random_match_events
 from server.app import DominoServer
 from server.protocol import AdviceMessage, BeliefMessage, EventMessage
-from server.replay.http import handle_replay_http
+from server.replay.http import ReplayDesk, handle_replay_http
 from server.table_game import TableGame
 from server.tables.bots import bot_names
 from storage import EventStore
@@ -255,8 +255,10 @@ async def test_replay_advice_ranks_the_movers_legal_moves_for_finished_matches_o
             mover.apply(EventMessage(table_id="m", seq=event.seq,
                                      event=event_to_dict(redact(event, play.seat))))
 
+        desk = ReplayDesk(store)
+
         async def get(path: str, seq: object) -> tuple[int, dict]:
-            status, _, body = await handle_replay_http("GET", path, {"seq": str(seq)}, store)
+            status, _, body = await handle_replay_http("GET", path, {"seq": str(seq)}, desk)
             return status, json.loads(body)
 
         started = time.monotonic()

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import urllib.error
+import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,15 @@ async def toy_server(tmp_path: Path) -> AsyncIterator[DominoServer]:
         yield instance
     finally:
         await instance.stop()
+
+
+def _get_json(url: str) -> dict[str, Any]:
+    """GET a JSON route (an HTTP error's JSON body too)."""
+    try:
+        with urllib.request.urlopen(url, timeout=DEADLINE) as reply:
+            return json.loads(reply.read())
+    except urllib.error.HTTPError as error:
+        return json.loads(error.read())
 
 
 async def _request(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
@@ -117,6 +128,20 @@ async def test_a_toy_game_plays_over_the_real_server(toy_server: DominoServer) -
         assert message["marginals"] == expected["marginals"]
         assert message["consistent_deals"] == expected["consistent_deals"]
     assert any(m["marginals"] for m in beliefs)
+
+    # the replay routes serve it too: South's replay with the toy belief at every step, and
+    # no move advice (the advisor plays dominoes only)
+    base = f"http://127.0.0.1:{toy_server.port}/api/matches/{table_id}"
+    replay = await asyncio.to_thread(_get_json, f"{base}/replay?perspective=S")
+    assert replay["game"] == "toy" and replay["finished"]
+    assert len(replay["beliefs"]) == len(replay["events"]) == len(stored)
+    for step, body in enumerate(replay["beliefs"], start=1):
+        folded = TOY.belief("S", VARIANT)
+        for event in seen[:step]:
+            folded.apply(event)
+        assert body["marginals"] == folded.snapshot_dict()["marginals"], step
+    refused = await asyncio.to_thread(_get_json, f"{base}/advice?seq=4")
+    assert "not available for toy" in refused["error"]
 
 
 async def test_a_toy_table_refuses_a_bad_move_with_a_typed_error(

@@ -18,7 +18,7 @@ from games.dominoes.jsonl import dump_lines
 from games.dominoes.selfplay import random_match_events
 from inference import Belief
 from server.replay.build import MAX_UPLOAD, ReplayError, build_replay, parse_upload
-from server.replay.http import handle_replay_http
+from server.replay.http import ReplayDesk, handle_replay_http
 from storage import AsyncEventStore, EventStore
 
 
@@ -116,14 +116,15 @@ async def _http_routes(match: list, tmp_path: Path) -> None:
     with EventStore(db) as sync_store:
         save_match(sync_store, match)
     store = AsyncEventStore.open(db)
+    desk = ReplayDesk(store)
     try:
-        status, headers, body = await handle_replay_http("GET", "/api/matches", {}, store)
+        status, headers, body = await handle_replay_http("GET", "/api/matches", {}, desk)
         assert status == 200 and headers["Content-Type"] == "application/json"
         listed = json.loads(body)["matches"]
         assert [m["match_id"] for m in listed] == ["m-web-1"] and listed[0]["finished"]
 
         status, _, body = await handle_replay_http(
-            "GET", "/api/matches/m-web-1/replay", {"perspective": "N"}, store)
+            "GET", "/api/matches/m-web-1/replay", {"perspective": "N"}, desk)
         assert status == 200 and json.loads(body)["perspective"] == "N"
 
         for method, path, query, expected in [
@@ -132,9 +133,9 @@ async def _http_routes(match: list, tmp_path: Path) -> None:
             ("POST", "/api/replay", {}, 404),  # uploads come over the WebSocket only
             ("GET", "/api/elsewhere", {}, 404),
         ]:
-            status, _, body = await handle_replay_http(method, path, query, store)
+            status, _, body = await handle_replay_http(method, path, query, desk)
             assert status == expected and "error" in json.loads(body)
-        assert await handle_replay_http("GET", "/index.html", {}, store) is None
+        assert await handle_replay_http("GET", "/index.html", {}, desk) is None
     finally:
         await store.aclose()
 
@@ -144,7 +145,7 @@ def test_replay_advice_runs_in_the_bots_pool_not_the_live_advice_one(
 ) -> None:
     """A replay's advice must never queue a person's live `advise` behind it."""
     from server import strategy_processes
-    from server.replay.advice import replay_advice
+    from server.replay.advice import ReplayAdvisor
 
     used: list[str] = []
 
@@ -165,7 +166,8 @@ def test_replay_advice_runs_in_the_bots_pool_not_the_live_advice_one(
             patch.setattr(strategy_processes.ADVICE, "run", advice_run)
             bodies: list[bytes] = []
 
-            bodies.append(run_in_a_thread(replay_advice(store, "m-web-1", str(play.seq))))
+            advisor = ReplayAdvisor(store)
+            bodies.append(run_in_a_thread(advisor.advice("m-web-1", str(play.seq))))
     assert used == ["bots"]
     data = json.loads(bodies[0])
     assert data["seq"] == play.seq and data["moves"] and data["rank"] >= 1
