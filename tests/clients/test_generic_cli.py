@@ -270,3 +270,29 @@ def test_two_player_selfplay_verify_export_import(variant: str, tmp_path: Path) 
     assert story.startswith(f"Match {match_id}: {variant}") and "Match over: " in story
     drew = sum(e["type"] == "tiles_drawn" for e in events)
     assert story.count(" draws ") == drew and (drew > 0) == (variant == "draw-2")
+
+
+def test_selfplay_plays_any_registered_game_with_its_own_bots(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "toys.sqlite3")
+    code, out, _ = run(capsys, "selfplay", "--variant", VARIANT, "--matches", "3",
+                       "--seed", "4", "--db", db)
+    assert code == 0 and f"stored 3 {VARIANT} matches" in out
+    code, out, _ = run(capsys, "verify", "--db", db)
+    assert code == 0, out
+    store = EventStore(db)
+    try:
+        matches = [s for s in store.streams() if not s.stream.startswith(("seats:", "commands:"))]
+        assert len(matches) == 3
+        for info in matches:
+            TOY.check_log([TOY.parse_event(e.payload) for e in store.read(info.stream)])
+    finally:
+        store.close()
+    # the same seed again: the same match ids, refused with a clear error, not a traceback
+    code, _, err = run(capsys, "selfplay", "--variant", VARIANT, "--matches", "1",
+                       "--seed", "4", "--db", db)
+    assert code != 0 and "another --seed" in err
+    code, _, err = run(capsys, "selfplay", "--variant", VARIANT, "--policy", "heaviest",
+                       "--db", db)
+    assert code != 0 and "random" in err  # the toy's own bots are named
