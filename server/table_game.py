@@ -1,7 +1,8 @@
 """What a table needs of its game: the registered game and its variant's seats and audiences.
 
-Resolved once from the table's variant name through `games.registry.GAMES`, so the table,
-fan-out, belief workers and bots speak only the game interface and never import a game.
+Resolved once from the table's variant name through the server's game registry
+(`ServerConfig.games`, every registered game by default), so the table, fan-out, belief
+workers and bots speak only the game interface and never import a game.
 """
 
 from __future__ import annotations
