@@ -29,7 +29,7 @@ from games.dominoes.state import MatchState
 from games.dominoes.tiles import SEATS, TileError, parse_tile
 from games.dominoes.tiles import Seat as DominoSeat
 from games.dominoes.validate import check_log
-from games.dominoes.variants import VARIANTS, Variant
+from games.dominoes.variants import VARIANTS
 from games.interface import JSON, Audience, BeliefModel, Bot, Seat, VariantInfo
 from inference.belief import Belief
 
@@ -39,10 +39,6 @@ _TITLES = {
     "block-2": "Dominoes for two, block (no drawing)",
     "draw-2": "Dominoes for two, draw from the boneyard",
 }
-
-
-def _seats(variant: Variant) -> tuple[Seat, ...]:
-    return tuple(getattr(variant, "seats", SEATS))
 
 
 def _seat(seat: Seat) -> DominoSeat:
@@ -87,7 +83,7 @@ class Dominoes:
 
     def variants(self) -> Mapping[str, VariantInfo]:
         return {
-            name: VariantInfo(name=name, game=self.name, seats=_seats(v),
+            name: VariantInfo(name=name, game=self.name, seats=tuple(v.seats),
                               title=_TITLES.get(name, name),
                               options={"target": 100, "scoring": "losers"})
             for name, v in VARIANTS.items()
