@@ -155,6 +155,10 @@ class Game(Protocol):
     def is_over(self, state: Any) -> bool:
         ...
 
+    def winners(self, state: Any) -> tuple[Seat, ...]:
+        """Once over: the seats on the winning side (empty for a draw or a match in play)."""
+        ...
+
     def legal_moves(self, state: Any, seat: Seat) -> list[Any]:
         """Every command `seat` may send now."""
         ...

@@ -33,8 +33,13 @@ def play_match(
     rng: random.Random,
     options: Mapping[str, Any] | None = None,
     match_id: str | None = None,
+    referee_rng: random.Random | None = None,
 ) -> list[Any]:
-    """Every event of one complete match, seq filled in (1, 2, ...)."""
+    """Every event of one complete match, seq filled in (1, 2, ...).
+
+    `referee_rng` (default: `rng`) alone makes the deals, so two matches given equal referee
+    sources get the same deals whatever their bots do (mirrored pairs)."""
+    referee = referee_rng or rng
     seats = game.variants()[variant].seats
     players = {seat: f"bot-{seat}" for seat in seats}
     start = game.start(match_id or f"m-{rng.getrandbits(64):016x}", variant, players,
@@ -56,13 +61,13 @@ def play_match(
     while not game.is_over(state):
         if len(events) > MAX_EVENTS:
             raise RunawayMatch(f"{game.name} {variant}: over {MAX_EVENTS} events")
-        step = game.referee_step(state, secret_from(rng))
-        if step is not None:
+        acting = game.to_act(state)
+        if not acting:  # the referee's turn (a deal): its randomness is drawn only then
+            step = game.referee_step(state, secret_from(referee))
+            if step is None:
+                raise RunawayMatch(f"{game.name} {variant}: nobody to act, not over")
             apply(step)
             continue
-        acting = game.to_act(state)
-        if not acting:
-            raise RunawayMatch(f"{game.name} {variant}: nobody to act and the match not over")
         seat = acting[0]
         apply(bots[seat].choose(views[seat], seat, rng))
     return events

@@ -1,4 +1,7 @@
-"""`domino-oracle tournament`: two bot teams over mirrored deals, in parallel, with intervals."""
+"""`domino-oracle tournament`: two bot teams over mirrored deals, in parallel, with intervals.
+
+Dominoes plays strategy/'s bots (random, greedy, pimc, omniscient) with points per hand;
+any other registered game plays two of its own bots in mirrored pairs (strategy/arena.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +12,10 @@ import sys
 from pathlib import Path
 
 from clients.cli import CommandError
-from games.dominoes.variants import DEFAULT_VARIANT, VARIANTS
+from games.dominoes.game import DOMINOES
+from games.dominoes.variants import DEFAULT_VARIANT
+from games.interface import Game, UnknownGame
+from strategy.arena import arena
 from strategy.bots import BOTS
 from strategy.tournament import report, run, specs
 from strategy.tournament_pool import PoolError, pool
@@ -22,9 +28,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Each deal is played twice with the teams swapped (duplicate format); "
         "for two-player variants a team is one bot and the seats swap.",
     )
-    parser.add_argument("--variant", choices=sorted(VARIANTS), default=DEFAULT_VARIANT)
-    parser.add_argument("--team-a", choices=sorted(BOTS))
-    parser.add_argument("--team-b", choices=sorted(BOTS))
+    parser.add_argument("--variant", default=DEFAULT_VARIANT,
+                        help="any registered variant (dominoes: partnership-6, partnership-9, "
+                             "block-2, draw-2)")
+    parser.add_argument("--team-a", help=f"dominoes: {', '.join(sorted(BOTS))}; another "
+                                         "game: one of its own bots")
+    parser.add_argument("--team-b", help="as --team-a")
     parser.add_argument("--matches", type=int, default=20, help="even: pairs of mirrored matches")
     parser.add_argument("--seed", type=int, default=1, help="same seed, same deals")
     parser.add_argument("--target", type=int, default=100, help="points to win a match")
@@ -72,6 +81,15 @@ def run_command(args: argparse.Namespace) -> int:
         raise CommandError("--target must be at least 1")
     if args.workers is not None and args.workers < 1:
         raise CommandError("--workers must be at least 1")
+    try:
+        game = args.games.game_of_variant(args.variant)
+    except UnknownGame as error:
+        raise CommandError(str(error)) from None
+    if game.name != DOMINOES.name:
+        return _arena(args, game)
+    for name in (args.team_a, args.team_b):
+        if name not in BOTS:
+            raise CommandError(f"no bot {name!r} for dominoes (known: {', '.join(sorted(BOTS))})")
     workers = args.workers or os.cpu_count() or 1
     schedule = specs(args.team_a, args.team_b, args.matches, args.seed, args.target,
                      _options(args), args.variant)
@@ -81,6 +99,25 @@ def run_command(args: argparse.Namespace) -> int:
         print(json.dumps(figures, indent=2))
     else:
         print(_text(figures, args))
+    return 0
+
+
+def _arena(args: argparse.Namespace, game: Game) -> int:
+    """Another game's tournament: two of its own bots over mirrored pairs."""
+    known = sorted(game.bots())
+    for name in (args.team_a, args.team_b):
+        if name not in known:
+            raise CommandError(f"no bot {name!r} for {game.name} (known: {', '.join(known)})")
+    result = arena(game, args.variant, args.team_a, args.team_b, args.matches // 2, args.seed,
+                   {"target": args.target}).to_dict()
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        low, high = result["win_rate_ci95"]
+        print(f"{args.variant}: {result['matches']} matches in mirrored pairs, seed {args.seed}: "
+              f"{args.team_a} won {result['wins']}, drew {result['draws']}, lost "
+              f"{result['losses']} against {args.team_b} ({100 * result['win_rate']:.1f}%, "
+              f"95% CI {100 * low:.1f}-{100 * high:.1f}%)")
     return 0
 
 

@@ -122,6 +122,12 @@ class Dominoes:
     def is_over(self, state: MatchState) -> bool:
         return state.phase == "finished"
 
+    def winners(self, state: MatchState) -> tuple[Seat, ...]:
+        if state.phase != "finished" or state.winner is None:
+            return ()
+        variant = state.variant
+        return tuple(s for s in variant.seats if variant.side_of(s) == state.winner)
+
     def legal_moves(self, state: MatchState, seat: Seat) -> list[Command]:
         if seat not in self.to_act(state):
             return []

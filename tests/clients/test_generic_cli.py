@@ -296,3 +296,15 @@ def test_selfplay_plays_any_registered_game_with_its_own_bots(
     code, _, err = run(capsys, "selfplay", "--variant", VARIANT, "--policy", "heaviest",
                        "--db", db)
     assert code != 0 and "random" in err  # the toy's own bots are named
+
+
+def test_tournament_plays_any_game_with_its_own_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tournament", "--variant", VARIANT, "--team-a", "random",
+                       "--team-b", "random", "--matches", "10", "--seed", "2", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["game"] == "toy" and report["matches"] == 10
+    assert report["wins"] + report["draws"] + report["losses"] == 10
+    code, _, err = run(capsys, "tournament", "--variant", VARIANT, "--team-a", "pimc",
+                       "--team-b", "random", "--matches", "2")
+    assert code != 0 and "no bot 'pimc' for toy" in err

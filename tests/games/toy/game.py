@@ -279,6 +279,13 @@ class Toy:
     def is_over(self, state: ToyState) -> bool:
         return state.over
 
+    def winners(self, state: ToyState) -> tuple[Seat, ...]:
+        if not state.over:
+            return ()
+        best = max(state.rounds.values())
+        leaders = tuple(s for s in SEATS if state.rounds[s] == best)
+        return leaders if len(leaders) == 1 else ()
+
     def legal_moves(self, state: ToyState, seat: Seat) -> list[Play]:
         if seat not in self.to_act(state):
             return []
