@@ -67,3 +67,8 @@ def parse_log_lines(lines: Iterable[str], games: Registry = GAMES) -> MatchLog:
 def dump_line(game: Game, event: Any) -> str:
     """One event as one compact JSON line (the log format, no trailing newline)."""
     return json.dumps(game.event_to_dict(event), separators=(",", ":"), ensure_ascii=False)
+
+
+def dump_lines(game: Game, events: Iterable[Any]) -> str:
+    """A whole log as JSONL text, one event a line."""
+    return "".join(dump_line(game, e) + "\n" for e in events)

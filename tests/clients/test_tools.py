@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+from archive.jsonl import parse_log_lines
 from clients.cli import main
 from clients.store_option import open_store
-from games.dominoes.jsonl import parse_lines
 from games.dominoes.line import fits
 from games.dominoes.rules import fold
 from games.dominoes.tiles import parse_tile
@@ -99,7 +99,7 @@ def test_an_illegal_move_in_an_imported_log_is_named(stored, tmp_path, capsys) -
     db, ids = stored
     lines = run(capsys, "export", ids[0], "--db", str(db))[1].splitlines()
     events = [json.loads(line) for line in lines]
-    typed = parse_lines(lines)
+    typed = parse_log_lines(lines).events
 
     def fits_one_end_only(i: int) -> bool:
         event = typed[i]

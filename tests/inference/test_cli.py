@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from archive.jsonl import dump_lines
 from clients.cli import main
 from games.dominoes.audience import view
 from games.dominoes.events import Event, HandDealt, HandEnded, HandStarted, Passed, TilePlayed
-from games.dominoes.jsonl import dump_lines
+from games.dominoes.game import DOMINOES
 from games.dominoes.rules import evolve, fold, legal_moves
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.tiles import parse_tile
@@ -25,12 +26,12 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("logs")
     events = random_match_events(random.Random(8), "partnership-6", target=30)
     full = root / "full.jsonl"
-    full.write_text(dump_lines(events))
+    full.write_text(dump_lines(DOMINOES, events))
     west = root / "west.jsonl"
-    west.write_text(dump_lines([view(e, "W") for e in events]))
+    west.write_text(dump_lines(DOMINOES, [view(e, "W") for e in events]))
     nine = random_match_events(random.Random(9), "partnership-9", target=30)
     nine_log = root / "nine.jsonl"
-    nine_log.write_text(dump_lines(nine))
+    nine_log.write_text(dump_lines(DOMINOES, nine))
     return {"full": full, "west": west, "n": len(events), "events": events,
             "nine": nine_log, "nine_events": nine}
 
@@ -135,7 +136,7 @@ def test_an_inconsistent_log_is_an_error_naming_the_event(logs, capsys, tmp_path
     at, refused = a_pass_while_able(events)
     forged = [*events[:at], refused]
     log = tmp_path / "inconsistent.jsonl"
-    log.write_text(dump_lines(forged))
+    log.write_text(dump_lines(DOMINOES, forged))
     assert main(["infer", str(log), "--seat", refused.seat]) == 2
     out, err = capsys.readouterr()
     assert out == ""

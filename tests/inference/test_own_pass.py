@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from archive.jsonl import parse_log_lines
 from clients.cli import main
-from games.dominoes.jsonl import parse_lines
 from inference import Belief
 
 CASES = Path(__file__).parent / "cases"
@@ -29,7 +29,7 @@ LATE_DEALS = 1_361_360
 
 
 def _events(path: Path) -> list:
-    return parse_lines(path.read_text().splitlines())
+    return parse_log_lines(path.read_text().splitlines()).events
 
 
 def test_own_pass_after_the_opening_double() -> None:

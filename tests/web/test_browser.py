@@ -20,9 +20,10 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
+from archive.jsonl import dump_lines
 from archive.matches import load_match
 from games.dominoes.audience import view
-from games.dominoes.jsonl import dump_lines
+from games.dominoes.game import DOMINOES
 from inference import Belief
 from storage import EventStore
 from tests.web.conftest import ROOT, WebServer, screenshot
@@ -195,7 +196,7 @@ def infer_cli(
 ) -> dict[tuple[str, str], float]:
     """`domino-oracle infer FILE --seat S --at SEQ --json` on the match's exported log."""
     log = tmp / f"{match_id}.jsonl"
-    log.write_text(dump_lines(stored_events(server, match_id)))
+    log.write_text(dump_lines(DOMINOES, stored_events(server, match_id)))
     out = subprocess.run(
         [sys.executable, "-m", "clients.cli", "infer", str(log), "--seat", observer,
          "--at", str(seq), "--json"],
@@ -606,7 +607,7 @@ def test_an_uploaded_log_replays_and_a_bad_one_names_its_line(
 ) -> None:
     match_id = finished_match(web_server)
     log = tmp_path / "match.jsonl"
-    log.write_text(dump_lines(stored_events(web_server, match_id)))
+    log.write_text(dump_lines(DOMINOES, stored_events(web_server, match_id)))
     page = context.new_page()
     errors = watch_errors(page)
     page.goto(f"{web_server.base}/#replay")

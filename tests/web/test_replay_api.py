@@ -12,9 +12,10 @@ from typing import Any, TypeVar
 
 import pytest
 
+from archive.jsonl import dump_lines
 from archive.matches import save_match
 from games.dominoes.audience import view
-from games.dominoes.jsonl import dump_lines
+from games.dominoes.game import DOMINOES
 from games.dominoes.selfplay import random_match_events
 from inference import Belief
 from server.replay.build import MAX_UPLOAD, ReplayError, build_replay, parse_upload
@@ -64,7 +65,7 @@ def test_a_match_in_play_replays_for_spectators_only(match: list) -> None:
 
 
 def test_uploads_are_checked_with_the_line_or_the_seq(match: list) -> None:
-    text = dump_lines(match)
+    text = dump_lines(DOMINOES, match)
     assert len(parse_upload(text.encode())) == len(match)
     lines = text.splitlines()
     broken = "\n".join([*lines[:3], "{not json", *lines[4:]])

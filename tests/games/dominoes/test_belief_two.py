@@ -25,6 +25,7 @@ from fractions import Fraction
 
 import pytest
 
+from archive.jsonl import dump_lines
 from clients.cli import main
 from games.dominoes import rules
 from games.dominoes.audience import view
@@ -33,7 +34,6 @@ from games.dominoes.commands import DrawTiles, PassTurn, PlayTile
 from games.dominoes.errors import RuleViolation
 from games.dominoes.events import Event, HandDealt, HandStarted, event_to_dict
 from games.dominoes.game import DOMINOES
-from games.dominoes.jsonl import dump_lines
 from games.dominoes.rules import decide, evolve, first_leader, lead_tile
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.state import MatchState
@@ -444,7 +444,7 @@ def test_pimc_draws_whole_deals_from_it() -> None:
 def test_infer_json_on_a_stored_draw_log_is_the_beliefs_snapshot(tmp_path, capsys) -> None:
     events = random_match_events(random.Random(12), "draw-2", target=30)
     path = tmp_path / "draw.jsonl"
-    path.write_text(dump_lines(events))
+    path.write_text(dump_lines(DOMINOES, events))
     at = next(e.seq for e in events if e.type == "tiles_drawn") + 1
     for seat in ("N", "spectator"):
         assert main(["infer", str(path), "--seat", seat, "--at", str(at), "--json"]) == 0

@@ -8,12 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from archive.jsonl import dump_lines, parse_log_lines
 from games.dominoes.audience import view
 from games.dominoes.commands import PassTurn, PlayTile
 from games.dominoes.errors import RuleViolation
 from games.dominoes.events import HandDealt, HandEnded, HandStarted, MatchEnded, Passed, TilePlayed
 from games.dominoes.fairness import deal
-from games.dominoes.jsonl import dump_lines, parse_lines
+from games.dominoes.game import DOMINOES
 from games.dominoes.line import can_play
 from games.dominoes.rules import decide, evolve, fold, legal_moves
 from games.dominoes.selfplay import heaviest_policy, random_match_events, random_policy
@@ -93,7 +94,7 @@ def test_scores_add_up_and_the_match_ends_at_the_target(variant, seed) -> None:
 @settings(max_examples=15, deadline=None)
 def test_replay_of_an_export_rebuilds_the_same_state(variant, seed) -> None:
     events = match(seed, variant)
-    again = parse_lines(dump_lines(events).splitlines())
+    again = parse_log_lines(dump_lines(DOMINOES, events).splitlines()).events
     assert again == events
     assert fold(again) == fold(events) == check_log(again)
 

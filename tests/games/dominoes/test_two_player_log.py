@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from archive.jsonl import LogFormatError, dump_lines, parse_log_lines
 from games.dominoes.audience import audiences, view
 from games.dominoes.events import (
     HandEnded,
@@ -20,7 +21,7 @@ from games.dominoes.events import (
     TilesDrawn,
     parse_event,
 )
-from games.dominoes.jsonl import LogFormatError, dump_lines, parse_lines
+from games.dominoes.game import DOMINOES
 from games.dominoes.rules import fold
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.validate import LogProblem, check_log, check_public_log
@@ -53,7 +54,7 @@ def test_random_matches_are_re_decided_and_proved_from_every_audience(variant, s
     events = random_match_events(random.Random(seed), variant)
     state = check_log(events)
     assert state == fold(events) and state.phase == "finished"
-    assert parse_lines(dump_lines(events).splitlines()) == events
+    assert parse_log_lines(dump_lines(DOMINOES, events).splitlines()).events == events
     for audience in audiences(get_variant(variant)):
         report = check_public_log([view(e, audience) for e in events])
         assert report.state == state and report.hands_proved == state.hands_played
@@ -135,13 +136,13 @@ def test_a_drawn_count_that_disagrees_with_its_tiles_is_not_an_event() -> None:
 
 def test_a_new_log_names_its_game_and_an_old_one_without_it_reads_as_dominoes() -> None:
     events = random_match_events(random.Random(8), "partnership-6", target=30)
-    text = dump_lines(events)
+    text = dump_lines(DOMINOES, events)
     first = json.loads(text.splitlines()[0])
     assert first["game"] == "dominoes"
     del first["game"]
     old = json.dumps(first, separators=(",", ":")) + "\n" + text.split("\n", 1)[1]
     assert '"game"' not in old.splitlines()[0]
-    parsed = parse_lines(old.splitlines())
+    parsed = parse_log_lines(old.splitlines()).events
     assert isinstance(parsed[0], MatchStarted) and parsed[0].game == "dominoes"
     assert parsed == events and check_log(parsed) == fold(events)
 
@@ -150,7 +151,7 @@ def test_a_log_of_another_game_is_not_a_dominoes_log() -> None:
     line = json.dumps({"seq": 1, "type": "match_started", "game": "uno", "match_id": "m",
                        "variant": "draw-2", "players": {"S": "a", "N": "b"}})
     with pytest.raises(LogFormatError, match="line 1"):
-        parse_lines([line])
+        parse_log_lines([line])
 
 
 def test_the_players_must_name_the_variants_seats() -> None:
