@@ -80,7 +80,11 @@ def my_turn(page: Any, seat: str = "S") -> bool:
 
 
 def move_once(page: Any) -> str:
-    """Make one move by clicking, as a person would: pass, or a legal tile (and an end)."""
+    """Make one move as a person would: draw (D) where nothing fits and the boneyard has
+    tiles, pass, or click a legal tile (and an end)."""
+    if page.locator("button.draw.urgent").count():
+        page.keyboard.press("d")
+        return "draw"
     if page.locator("button.pass.urgent").count():
         page.click("button.pass.urgent")
         return "pass"
