@@ -32,8 +32,9 @@ from server.logs import log
 
 T = TypeVar("T")
 
-ADVISED_GAMES = frozenset({"dominoes"})
-"""The games the strategy's advisor can rank moves of (live tables and replays alike)."""
+STRATEGY_GAMES = frozenset({"dominoes"})
+"""The games strategy/ plays: its bots seat their tables, its advisor ranks their moves (live
+tables and replays alike). Other games seat their own bots and offer no advice."""
 
 BOT_WORKERS = int(os.environ.get("DOMINO_BOT_WORKERS", "0")) or max(1, min(4, os.cpu_count() or 1))
 """Processes for pimc decisions (and replay advice)."""

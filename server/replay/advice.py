@@ -27,7 +27,7 @@ from games.registry import GAMES
 from games.registry import Registry as Games
 from server import strategy_processes
 from server.replay.build import ReplayError, is_finished, load_log
-from server.strategy_processes import ADVISED_GAMES
+from server.strategy_processes import STRATEGY_GAMES
 from storage import EventStore
 from strategy.advisor import LABEL
 
@@ -68,7 +68,7 @@ class ReplayAdvisor:
             self._cache.move_to_end(key)
             return cached
         log = await asyncio.to_thread(load_log, self.store, match_id, self.games)
-        if log.game.name not in ADVISED_GAMES:
+        if log.game.name not in STRATEGY_GAMES:
             raise ReplayError(422, f"move advice is not available for {log.game.name}")
         events = log.events
         if not is_finished(events):

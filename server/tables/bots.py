@@ -15,8 +15,9 @@ from typing import Any, Protocol
 
 from games.interface import Bot, Game, Seat
 from server.feeds.bus import Envelope, Unsubscribe
+from server.strategy_processes import STRATEGY_GAMES
 from server.table_game import TableGame
-from server.tables.strategy_bots import STRATEGY_GAMES, table_policies
+from server.tables.strategy_bots import table_policies
 
 STAND_IN = "greedy"
 """Who plays for a person absent on their turn past the grace period (if the game has it;

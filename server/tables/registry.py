@@ -25,7 +25,7 @@ from server.feeds.mqtt_bus import MQTT_GAMES
 from server.logs import log
 from server.metrics import Metrics
 from server.protocol import CreateTable, ProtocolError, TableInfo
-from server.strategy_processes import ADVISED_GAMES
+from server.strategy_processes import STRATEGY_GAMES
 from server.table_game import TableGame
 from server.tables.archived import ArchivedTable
 from server.tables.bots import bot_names
@@ -165,7 +165,7 @@ class Registry:
         if self.cluster is not None and game.name not in MQTT_GAMES:
             raise ProtocolError("bad_request", f"{game.name} is not hosted in the cluster mode "
                                 "yet (only in the one-process mode)")
-        if request.advice and game.name not in ADVISED_GAMES:
+        if request.advice and game.name not in STRATEGY_GAMES:
             raise ProtocolError("bad_request", f"move advice is not available for {game.name}")
         known = bot_names(game)
         for seat, name in request.bots.items():

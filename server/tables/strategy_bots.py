@@ -22,9 +22,6 @@ from server.logs import log
 from strategy.bots import TABLE_BOTS, Bot, make_bot
 from strategy.view import SeatView
 
-STRATEGY_GAMES = frozenset({"dominoes"})
-"""The games whose table bots come from strategy/ rather than from the game's own package."""
-
 POOLED = frozenset({"pimc"})
 """Bots whose decisions run in the process pool."""
 
