@@ -142,7 +142,7 @@ class DominoServer:
         self.cluster = await asyncio.to_thread(
             lambda: Cluster(mqtt=mqtt, db=str(config.db), node=node, topics=topics,
                             store=self.store.store, lease_seconds=config.lease_seconds,
-                            forward_timeout=config.forward_timeout))
+                            forward_timeout=config.forward_timeout, games=config.games))
         await self.cluster.connect()
         self.bus = self.cluster.bus
         self.inference = RemoteInference(self.bus, self.cluster.link, topics, self.metrics,

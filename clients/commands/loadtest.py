@@ -15,6 +15,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--url", help="ws://HOST:PORT/ws of a running server "
                                       "(default: start one on a free port with a temp db)")
+    parser.add_argument("--variant", default="partnership-6",
+                        help="any registered game's variant (default: %(default)s)")
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--spectators", type=int, default=0, help="spectators per table")
     parser.add_argument("--seconds", type=float, default=20.0)
@@ -30,9 +32,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from clients.python.loadtest import Deployment, local_server, report, run_load
+    from games.interface import UnknownGame
+    from games.registry import GAMES
 
     if args.tables < 1 or args.seconds <= 0 or args.spectators < 0:
         raise CommandError("--tables must be >= 1, --seconds > 0, --spectators >= 0")
+    try:
+        GAMES.variant(args.variant)
+    except UnknownGame as error:
+        raise CommandError(str(error)) from None
     deployment = None
     if args.mqtt:
         if not args.db or args.url:
@@ -40,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
         deployment = Deployment(args.mqtt, args.db, max(1, args.workers))
 
     def go(url: str) -> dict:
-        return asyncio.run(run_load(url, args.tables, args.spectators, args.seconds))
+        return asyncio.run(run_load(url, args.tables, args.spectators, args.seconds,
+                                    variant=args.variant))
 
     try:
         if args.url:

@@ -30,6 +30,7 @@ from server.protocol import (
     Leave,
     Left,
     ListTables,
+    MoveCommand,
     Pass,
     Play,
     Resume,
@@ -185,6 +186,13 @@ class DominoClient:
         self, table_id: str, tile: str, end: str | None = None, id: str | int | None = None
     ) -> Ack:
         reply = await self.request(Play(table_id=table_id, tile=tile, end=end, id=id))
+        assert isinstance(reply, Ack)
+        return reply
+
+    async def move(self, table_id: str, move: dict[str, Any],
+                   id: str | int | None = None) -> Ack:
+        """Any game's move, as its `command_to_wire` writes it."""
+        reply = await self.request(MoveCommand(table_id=table_id, move=move, id=id))
         assert isinstance(reply, Ack)
         return reply
 

@@ -25,17 +25,24 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from clients.python.client import DominoClient, ServerError
 from clients.python.seat_view import SeatView
+from games.dominoes.variants import DEFAULT_VARIANT
+from games.registry import GAMES, Registry
 from server.protocol import BeliefMessage, EventMessage
 
-SEATS = ("S", "W", "N", "E")
+RATE_LIMITED = "rate_limited"
+RATE_LIMIT_PAUSE = 0.05
+"""Seconds a seat waits after the rate limit refused it (the bucket refills at 50/s)."""
 BELIEF_WAIT = 10.0
 """Seconds a table's seats keep reading, after play stops, for beliefs still owed."""
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -62,6 +69,9 @@ class Figures:
     belief_ms: list[float] = field(default_factory=list)
     moves: int = 0
     refused: int = 0
+    rate_limited: int = 0
+    """Requests the server's per-connection rate limit refused (each waited for and retried:
+    flat-out bots can outrun the limit a person never reaches)."""
     matches: int = 0
     beliefs_missing: int = 0
     """Acked moves whose four beliefs had not all arrived within BELIEF_WAIT."""
@@ -74,14 +84,15 @@ class Figures:
 class BeliefTracker:
     """For one table: when has every seat seen a belief at least as new as each move?"""
 
-    def __init__(self, figures: Figures) -> None:
+    def __init__(self, figures: Figures, seats: tuple[str, ...]) -> None:
         self.figures = figures
-        self.latest = dict.fromkeys(SEATS, 0)
+        self.seats = seats
+        self.latest = dict.fromkeys(seats, 0)
         self.waiting: list[tuple[int, float]] = []
         """(seq, sent_at) of acked moves still owed a belief by some seat, by seq."""
 
     def reset(self) -> None:
-        self.latest = dict.fromkeys(SEATS, 0)
+        self.latest = dict.fromkeys(self.seats, 0)
         self.waiting.clear()
 
     def give_up(self) -> int:
@@ -116,14 +127,15 @@ class BeliefTracker:
 async def _seat(
     client: DominoClient,
     table_id: str,
-    seat: str,
+    view: SeatView,
     tracker: BeliefTracker,
     figures: Figures,
     deadline: float,
     rng: random.Random,
 ) -> bool:
-    """Play one seat until its match ends (True) or time is up (False)."""
-    view = SeatView(seat)
+    """Play one seat (any game: random legal moves through the generic `move` message) until
+    its match ends (True) or time is up (False)."""
+    seat = view.seat
     acted_at = -1
     while not view.finished:
         try:
@@ -140,15 +152,19 @@ async def _seat(
             if time.monotonic() > deadline:
                 return False
             acted_at = view.last_seq
-            move = view.random_move(rng)
+            move = view.random_wire_move(rng)
+            if move is None:
+                continue
             sent = time.perf_counter()
             try:
-                if move is None:
-                    ack = await client.pass_(table_id)
+                ack = await client.move(table_id, move)
+            except ServerError as error:
+                if error.code == RATE_LIMITED:  # nothing was done: wait, then the same move
+                    figures.rate_limited += 1
+                    acted_at = -1
+                    await asyncio.sleep(RATE_LIMIT_PAUSE)
                 else:
-                    ack = await client.play(table_id, str(move.tile), move.end)
-            except ServerError:
-                figures.refused += 1  # a view one message behind (a hand just ended)
+                    figures.refused += 1  # a view one message behind (a hand just ended)
                 continue
             figures.ack_ms.append((time.perf_counter() - sent) * 1000)
             figures.moves += 1
@@ -157,7 +173,8 @@ async def _seat(
 
 
 async def settle_beliefs(
-    clients: list[DominoClient], table_id: str, tracker: BeliefTracker, wait: float
+    clients: list[DominoClient], seats: tuple[str, ...], table_id: str, tracker: BeliefTracker,
+    wait: float,
 ) -> int:
     """Read each seat's feed until it has the beliefs every acked move is owed, for at most
     `wait` seconds (a seat stops reading at match_ended, but beliefs come after the event).
@@ -176,36 +193,41 @@ async def settle_beliefs(
             if isinstance(message, BeliefMessage) and message.table_id == table_id:
                 tracker.belief(seat, message.seq)
 
-    await asyncio.gather(*(read(s, c) for s, c in zip(SEATS, clients, strict=True)))
+    await asyncio.gather(*(read(s, c) for s, c in zip(seats, clients, strict=True)))
     return tracker.give_up()
 
 
 async def _table(url: str, spectators: int, figures: Figures, deadline: float, seed: int,
-                 *, target: int = 100, belief_wait: float = BELIEF_WAIT) -> None:
+                 *, variant: str, games: Registry, target: int = 100,
+                 belief_wait: float = BELIEF_WAIT) -> None:
     rng = random.Random(seed)
-    clients = [await DominoClient.connect(url, trust_beliefs=True) for _ in SEATS]
+    game = games.game_of_variant(variant)
+    seats = games.variant(variant).seats
+    clients = [await DominoClient.connect(url, trust_beliefs=True) for _ in seats]
     watchers = [await DominoClient.connect(url, trust_beliefs=True) for _ in range(spectators)]
     for watcher in watchers:  # spectators read and drop what they are sent
         watcher.on_message = _drop
-    tracker = BeliefTracker(figures)
+    tracker = BeliefTracker(figures, seats)
     try:
         while time.monotonic() < deadline:
-            table_id = await clients[0].create_table(target=target)
+            table_id = await _paced(figures, partial(clients[0].create_table,
+                                                     variant=variant, target=target))
             for watcher in watchers:
-                await watcher.watch(table_id)
-            for seat, client in zip(SEATS, clients, strict=True):
-                await client.join(table_id, seat, name=f"load-{seat}")
+                await _paced(figures, partial(watcher.watch, table_id))
+            for seat, client in zip(seats, clients, strict=True):
+                await _paced(figures, partial(client.join, table_id, seat, name=f"load-{seat}"))
             tracker.reset()
             done = await asyncio.gather(
                 *(
-                    _seat(c, table_id, s, tracker, figures, deadline, random.Random(rng.random()))
-                    for s, c in zip(SEATS, clients, strict=True)
+                    _seat(c, table_id, SeatView(s, game), tracker, figures, deadline,
+                          random.Random(rng.random()))
+                    for s, c in zip(seats, clients, strict=True)
                 )
             )
             if all(done):
                 figures.matches += 1
             figures.play_stopped = max(figures.play_stopped, time.monotonic())
-            await settle_beliefs(clients, table_id, tracker, belief_wait)
+            await settle_beliefs(clients, seats, table_id, tracker, belief_wait)
             for client in [*clients, *watchers]:
                 with contextlib.suppress(Exception):
                     await client.leave(table_id)
@@ -217,20 +239,34 @@ async def _table(url: str, spectators: int, figures: Figures, deadline: float, s
                 await client.close()
 
 
+async def _paced(figures: Figures, request: Callable[[], Awaitable[T]]) -> T:
+    """`request()`, waited for and sent again while the server's rate limit refuses it."""
+    while True:
+        try:
+            return await request()
+        except ServerError as error:
+            if error.code != RATE_LIMITED:
+                raise
+            figures.rate_limited += 1
+            await asyncio.sleep(RATE_LIMIT_PAUSE)
+
+
 def _drop(_message: object) -> None:
     pass
 
 
 async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
-                   target: int = 100, belief_wait: float = BELIEF_WAIT) -> dict[str, Any]:
+                   variant: str = DEFAULT_VARIANT, games: Registry = GAMES, target: int = 100,
+                   belief_wait: float = BELIEF_WAIT) -> dict[str, Any]:
+    """Play `tables` tables of `variant` (any game of `games`) flat out for `seconds`."""
     health = health_url(url)
     before = await asyncio.to_thread(fetch_health, health)
     figures = Figures()
     figures.started = time.monotonic()
     deadline = figures.started + seconds
     tasks = [
-        asyncio.create_task(_table(url, spectators, figures, deadline, seed, target=target,
-                                   belief_wait=belief_wait))
+        asyncio.create_task(_table(url, spectators, figures, deadline, seed, variant=variant,
+                                   games=games, target=target, belief_wait=belief_wait))
         for seed in range(tables)
     ]
     peak: dict[str, Any] = {}
@@ -251,6 +287,7 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
     elapsed = (figures.play_stopped or figures.stopped) - figures.started  # not the settling
     rss_growth = max(0, under_load.get("rss_bytes", 0) - before.get("rss_bytes", 0))
     return {
+        "variant": variant,
         "tables": tables,
         "spectators_per_table": spectators,
         "seconds": round(elapsed, 2),
@@ -258,6 +295,7 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
         "moves_per_s": round(figures.moves / elapsed, 1) if elapsed else 0.0,
         "matches_finished": figures.matches,
         "refused_stale_moves": figures.refused,
+        "rate_limited_retried": figures.rate_limited,
         "play_to_ack_ms": {
             "p50": round(percentile(figures.ack_ms, 50), 2),
             "p99": round(percentile(figures.ack_ms, 99), 2),
@@ -348,7 +386,8 @@ def report(figures: dict[str, Any]) -> str:
     inf = figures.get("server_inference_lag_ms") or {}
     return "\n".join(
         [
-            f"tables {figures['tables']} (+{figures['spectators_per_table']} spectators each), "
+            f"{figures.get('variant', DEFAULT_VARIANT)}: tables {figures['tables']} "
+            f"(+{figures['spectators_per_table']} spectators each), "
             f"{figures['seconds']} s, {figures['matches_finished']} matches finished",
             f"durable moves/s        {figures['moves_per_s']}  ({figures['moves']} moves, "
             f"{figures['server_commits']} commits)",
@@ -358,11 +397,13 @@ def report(figures: dict[str, Any]) -> str:
             f"p99 {figures['play_to_all_beliefs_ms']['p99']} ms",
             f"beliefs never arrived  {figures.get('beliefs_never_arrived', 0)} moves "
             f"(of {figures['moves']}; waited up to {BELIEF_WAIT:g} s after play stopped)",
+            f"refused                {figures.get('refused_stale_moves', 0)} stale moves, "
+            f"{figures.get('rate_limited_retried', 0)} rate-limited requests (retried)",
             f"server loop lag        p50 {lag.get('p50')} ms   p99 {lag.get('p99')} ms   "
             f"max {lag.get('max')} ms",
             f"server inference lag   p50 {inf.get('p50')} ms   p99 {inf.get('p99')} ms",
             f"server CPU per move    {figures['server_cpu_ms_per_move']} ms "
-            "(all threads: decide, commit, fan-out, 4-5 beliefs, sockets)",
+            "(all threads: decide, commit, fan-out, a belief per audience, sockets)",
             f"server RSS             {figures['server_rss_mb']} MB, "
             f"{figures['server_rss_per_table_kb']} KB per table",
         ]

@@ -1,50 +1,35 @@
-"""A seat's picture of its table, folded from the events it receives: enough to play legally.
+"""A seat's picture of its table, folded from the `event` messages it receives.
 
-Legal moves depend only on the seat's own hand and the open ends, both in its own view.
+Any game through the interface (games.seat_view.SeatFold); dominoes, the default, also
+offers its moves as tiles and ends, which the end-to-end tests use to send `play`/`pass`.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from typing import Any
 
 from games.dominoes.commands import Move
-from games.dominoes.events import Event, parse_event
-from games.dominoes.rules import evolve, legal_moves
-from games.dominoes.state import MatchState
+from games.dominoes.game import DOMINOES
+from games.dominoes.rules import legal_moves
+from games.interface import Game, Seat
+from games.seat_view import SeatFold
 from server.protocol import EventMessage
 
 
-@dataclass
-class SeatView:
-    seat: str
-    state: MatchState | None = None
-    events: list[Event] = field(default_factory=list)
+class SeatView(SeatFold):
+    def __init__(self, seat: Seat, game: Game = DOMINOES) -> None:
+        super().__init__(game, seat)
 
-    @property
-    def last_seq(self) -> int:
-        return self.events[-1].seq if self.events else 0
-
-    def apply(self, message: EventMessage) -> Event:
+    def apply(self, message: EventMessage) -> Any:
         """Fold one `event` message in; it must be the next seq."""
-        event = parse_event(message.event)
-        if event.seq != self.last_seq + 1:
-            raise ValueError(f"seq {event.seq} after {self.last_seq}: not contiguous")
-        self.state = evolve(self.state, event)
-        self.events.append(event)
-        return event
-
-    @property
-    def finished(self) -> bool:
-        return self.state is not None and self.state.phase == "finished"
-
-    def my_turn(self) -> bool:
-        return self.state is not None and self.state.to_move == self.seat
+        return self.fold(self.game.parse_event(message.event))
 
     def moves(self) -> list[Move]:
+        """Dominoes: the legal plays as tiles and ends (empty when the seat must pass)."""
         return legal_moves(self.state, self.seat) if self.my_turn() else []  # type: ignore[arg-type]
 
     def random_move(self, rng: random.Random) -> Move | None:
-        """A random legal move, or None when the seat must pass (or it is not its turn)."""
+        """Dominoes: a random legal play, or None when the seat must pass (or not its turn)."""
         moves = self.moves()
         return rng.choice(moves) if moves else None

@@ -24,6 +24,7 @@ from pydantic_core import from_json
 
 from games.interface import BeliefModel, Game
 from games.registry import GAMES
+from games.registry import Registry as Games
 from server.beliefs.message import belief_frame
 from server.feeds.mqtt_link import MqttLink
 from server.feeds.topics import WORKER_GROUP, Topics
@@ -50,9 +51,9 @@ class TableBeliefs:
     finished: bool = False
     touched: float = field(default_factory=time.monotonic)
 
-    def start(self, match_started: dict[str, object]) -> Game:
+    def start(self, match_started: dict[str, object], games: Games) -> Game:
         """The first event names the game and variant: one belief per audience of it."""
-        game = self.game = GAMES.game(str(match_started.get("game") or "") or None)
+        game = self.game = games.game(str(match_started.get("game") or "") or None)
         variant = str(match_started.get("variant"))
         seats = game.variants()[variant].seats
         self.beliefs = {audience: game.belief(audience, variant)
@@ -64,8 +65,9 @@ class InferenceService:
     """Consumes work notifications, folds from the store, publishes beliefs."""
 
     def __init__(self, store: EventStore, link_url: str, topics: Topics, identifier: str,
-                 group: str = WORKER_GROUP) -> None:
+                 group: str = WORKER_GROUP, games: Games = GAMES) -> None:
         self.store = store
+        self.games = games
         self.topics = topics
         self.group = group
         self.link = MqttLink(link_url, identifier, self.on_message)
@@ -152,7 +154,7 @@ class InferenceService:
             # with a committed-then-published server; kept as a guard), the watchdog re-asks
         try:
             for record in stored:
-                game = tables.game or tables.start(record.payload)
+                game = tables.game or tables.start(record.payload, self.games)
                 event = game.parse_event(record.payload)
                 for audience, belief in tables.beliefs.items():
                     belief.apply(game.view(event, audience))

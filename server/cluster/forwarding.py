@@ -17,7 +17,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from games.dominoes.errors import RuleViolation
+from games.interface import RuleViolation
 from server.feeds.mqtt_link import MqttLink
 from server.feeds.topics import Topics
 from server.logs import log

@@ -15,6 +15,8 @@ import contextlib
 from typing import Any
 
 from archive.reader import Archive
+from games.registry import GAMES
+from games.registry import Registry as Games
 from server.cluster.forwarding import Forwarder
 from server.cluster.leases import Leases
 from server.feeds.mqtt_bus import MqttBus
@@ -31,11 +33,13 @@ from storage import EventStore
 
 class Cluster:
     def __init__(self, *, mqtt: str, db: str, node: str, topics: Topics, store: EventStore,
-                 lease_seconds: float = 10.0, forward_timeout: float = 5.0) -> None:
+                 lease_seconds: float = 10.0, forward_timeout: float = 5.0,
+                 games: Games = GAMES) -> None:
         self.node = node
+        self.games = games
         self.topics = topics
         self.store = store
-        self.archive = Archive(store)
+        self.archive = Archive(store, games)
         self.lease_seconds = lease_seconds
         self.link = MqttLink(mqtt, f"server-{node}", self._on_message)
         self.bus = MqttBus(self.link, topics)
@@ -163,7 +167,7 @@ class Cluster:
         if remote is None:
             remote = self.remote[table_id] = RemoteTable(
                 table_id, lease.owner, archive=self.archive, bus=self.bus, forward=self.forward,
-                tell=self.forwarder.tell)
+                tell=self.forwarder.tell, games=self.games)
         remote.owner = lease.owner
         return remote
 

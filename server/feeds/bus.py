@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from games.interface import Game
+
 Kind = Literal["event", "belief"]
 
 
@@ -48,8 +50,14 @@ class Bus(Protocol):
         """Whether anyone listens (so a producer may skip work nobody would receive)."""
         ...
 
-    def forget(self, table_id: str) -> None:
-        """Drop every subscription and retained message of a retired table."""
+    def host(self, table_id: str, game: Game) -> None:
+        """Name the game of a table followed here: a bus that carries frames between
+        processes turns them back into that game's events (kept while anyone follows)."""
+        ...
+
+    def forget(self, table_id: str, audiences: tuple[str, ...]) -> None:
+        """Drop every subscription and retained message of a retired table (its audiences
+        named: a bus between processes clears their retained beliefs too)."""
         ...
 
 
@@ -94,7 +102,10 @@ class InProcessBus:
     def retained(self, table_id: str, audience: str, kind: Kind) -> Envelope | None:
         return self._retained.get((table_id, audience, kind))
 
-    def forget(self, table_id: str) -> None:
+    def host(self, table_id: str, game: Game) -> None:
+        """In one process every envelope carries its typed event already: nothing to learn."""
+
+    def forget(self, table_id: str, audiences: tuple[str, ...]) -> None:
         for topics in (self._subscribers, self._retained):
             for topic in [t for t in topics if t[0] == table_id]:
                 del topics[topic]

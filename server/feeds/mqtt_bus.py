@@ -17,7 +17,7 @@ import re
 
 from pydantic_core import from_json
 
-from games.dominoes.events import parse_event
+from games.interface import Game
 from server.feeds.bus import Envelope, Handler, Kind, Unsubscribe
 from server.feeds.mqtt_link import MqttLink
 from server.feeds.topics import Topics
@@ -25,10 +25,6 @@ from server.logs import log
 
 Key = tuple[str, str, str]
 _SEQ = re.compile(rb'^\{"type":"(?:event|belief)","table_id":"[A-Za-z0-9_-]+","seq":(\d+)')
-OBSERVERS = ("S", "W", "N", "E", "spectator")
-MQTT_GAMES = frozenset({"dominoes"})
-"""The games whose events this bus turns back into typed events (it parses them as dominoes',
-and its observers are dominoes' seats): a cluster hosts tables of these games only."""
 SUBSCRIBE_QOS = 0
 """A server takes its tables' topics at QoS 0: the broker's per-client window of unacked
 QoS 1 messages (Mosquitto: 20) throttled a busy server to ~20 beliefs per loop turn. A
@@ -51,7 +47,10 @@ class MqttBus:
         self._table_refs: dict[str, int] = {}
         self._subscribing: dict[str, asyncio.Task[None]] = {}
         self._next_id = 0
+        self._games: dict[str, Game] = {}
         self.duplicates = 0
+        self.unknown_game = 0
+        """Events dropped because nobody here named the table's game (no reader follows it)."""
 
     # -- the Bus interface ---------------------------------------------------------------
 
@@ -95,12 +94,16 @@ class MqttBus:
     def retained(self, table_id: str, audience: str, kind: Kind) -> Envelope | None:
         return self._retained.get((table_id, audience, kind))
 
-    def forget(self, table_id: str) -> None:
+    def host(self, table_id: str, game: Game) -> None:
+        self._games[table_id] = game
+
+    def forget(self, table_id: str, audiences: tuple[str, ...]) -> None:
         """A retired table: drop its state here and its retained beliefs on the broker."""
         for store in (self._subscribers, self._retained, self._last):
             for key in [k for k in store if k[0] == table_id]:
                 del store[key]
-        for observer in OBSERVERS:
+        self._games.pop(table_id, None)
+        for observer in audiences:
             self.link.publish(self.topics.beliefs(table_id, observer), b"", qos=1, retain=True)
         if self._table_refs.pop(table_id, 0) > 0:
             self._spawn_unsubscribe(table_id)
@@ -128,7 +131,13 @@ class MqttBus:
         if seq <= self._last.get(key, -1):
             self.duplicates += 1
             return
-        event = parse_event(from_json(payload)["event"]) if kind == "event" else None
+        event = None
+        if kind == "event":
+            game = self._games.get(table_id)
+            if game is None:
+                self.unknown_game += 1
+                return
+            event = game.parse_event(from_json(payload)["event"])
         envelope = Envelope(table_id, audience, kind, seq, payload.decode(), event)  # type: ignore[arg-type]
         self._deliver(envelope, retain=kind == "belief")
 
@@ -159,6 +168,7 @@ class MqttBus:
                                        if self._subscribing.get(table_id) is t else None)
         else:
             self._table_refs.pop(table_id, None)
+            self._games.pop(table_id, None)
             for store in (self._retained, self._last):  # nobody here follows it any more
                 for key in [k for k in store if k[0] == table_id]:
                     del store[key]

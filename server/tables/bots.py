@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from games.interface import Bot, Game, Seat
+from games.seat_view import SeatFold
 from server.feeds.bus import Envelope, Unsubscribe
 from server.strategy_processes import STRATEGY_GAMES
 from server.table_game import TableGame
@@ -49,26 +50,15 @@ class SeatPolicy(Protocol):
     async def decide(self, view: Any, rng: random.Random) -> Any | None: ...
 
 
-class GameSeatView:
-    """The fold of one seat's view through the game interface alone."""
-
-    def __init__(self, game: Game, seat: Seat) -> None:
-        self.game = game
-        self.seat = seat
-        self.state: Any = None
-        self.events: list[Any] = []
-
-    @property
-    def last_seq(self) -> int:
-        return self.events[-1].seq if self.events else 0
+class GameSeatView(SeatFold):
+    """A seat's fold at the table: the bus carries the table's events, redacted here for the
+    seat through the game's own `view` before they are folded."""
 
     def apply(self, event: Any) -> None:
-        seen = self.game.view(event, self.seat)
-        self.state = self.game.evolve(self.state, seen)
-        self.events.append(seen)
+        self.fold(self.game.view(event, self.seat))
 
     def to_act(self) -> bool:
-        return self.state is not None and self.seat in self.game.to_act(self.state)
+        return self.my_turn()
 
 
 class GamePolicy:

@@ -21,7 +21,6 @@ from games.interface import Seat
 from games.registry import GAMES
 from games.registry import Registry as Games
 from server.feeds.bus import Bus
-from server.feeds.mqtt_bus import MQTT_GAMES
 from server.logs import log
 from server.metrics import Metrics
 from server.protocol import CreateTable, ProtocolError, TableInfo
@@ -162,9 +161,6 @@ class Registry:
 
     async def create(self, request: CreateTable) -> Table:
         game = self.game_of(request.variant)  # a typed bad_request for an unknown variant
-        if self.cluster is not None and game.name not in MQTT_GAMES:
-            raise ProtocolError("bad_request", f"{game.name} is not hosted in the cluster mode "
-                                "yet (only in the one-process mode)")
         if request.advice and game.name not in STRATEGY_GAMES:
             raise ProtocolError("bad_request", f"move advice is not available for {game.name}")
         known = bot_names(game)
@@ -240,7 +236,7 @@ class Registry:
             del self.tables[table.table_id]
             self.book.pop(table.table_id, None)
             self._spawn(table.close())
-            self.bus.forget(table.table_id)
+            self.bus.forget(table.table_id, table.game.audiences)
             if self.cluster is not None:
                 self._spawn(self.cluster.finish(table.table_id))
 

@@ -18,8 +18,9 @@ from typing import Any
 
 from archive.reader import Archive
 from archive.tables import TableConfig
-from games.dominoes.events import Event
-from games.dominoes.tiles import Seat
+from games.interface import Seat
+from games.registry import GAMES
+from games.registry import Registry as Games
 from server.feeds.bus import Envelope, Handler, Unsubscribe
 from server.feeds.fanout import backlog
 from server.feeds.mqtt_bus import MqttBus
@@ -102,8 +103,9 @@ class RemoteTable:
     """The handle a Session uses for a table another node owns."""
 
     def __init__(self, table_id: str, owner: str, *, archive: Archive, bus: MqttBus,
-                 forward: Forward, tell: Tell) -> None:
+                 forward: Forward, tell: Tell, games: Games = GAMES) -> None:
         self.table_id = table_id
+        self.games = games
         self.owner = owner
         self.archive = archive
         self.bus = bus
@@ -120,7 +122,7 @@ class RemoteTable:
             stored = await self.archive.table(self.table_id, config_only=True)
             if stored is None:
                 raise ProtocolError("unknown_table", f"no table {self.table_id}")
-            self._game = TableGame.of(stored.config.variant)
+            self._game = TableGame.of(stored.config.variant, self.games)
         return self._game
 
     # -- feeds ---------------------------------------------------------------------------
@@ -132,6 +134,7 @@ class RemoteTable:
     async def open_feed(self, audience: str, deliver: Handler, after_seq: int,
                         reply: Reply) -> Unsubscribe:
         bus = self.bus
+        bus.host(self.table_id, (await self.game()).game)
 
         async def fill(last: int) -> list[Envelope]:
             return await self.history(audience, last)
@@ -174,7 +177,7 @@ class RemoteTable:
         stored = await self.archive.table(self.table_id, config_only=True)
         return stored.config if stored is not None else None
 
-    async def referee_log(self) -> list[Event]:
+    async def referee_log(self) -> list[Any]:
         """The owner's log as committed to the store (what it had acked by now)."""
         return await self.archive.events(self.table_id)
 

@@ -1,0 +1,51 @@
+"""One seat's own fold of the events it is sent, through the game interface alone.
+
+A client, a bot at a table or a load generator sees exactly what that seat may see; this is
+the one fold they share: whose turn it is, whether the match is over, and the legal moves,
+all from the seat's own (redacted) events.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.interface import JSON, Game, Seat
+
+
+class SeatFold:
+    """The state folded from one seat's events, in seq order with no gap."""
+
+    def __init__(self, game: Game, seat: Seat) -> None:
+        self.game = game
+        self.seat = seat
+        self.state: Any = None
+        self.events: list[Any] = []
+
+    @property
+    def last_seq(self) -> int:
+        return self.events[-1].seq if self.events else 0
+
+    def fold(self, event: Any) -> Any:
+        """Fold in the seat's next event (a ValueError if its seq leaves a gap)."""
+        if event.seq != self.last_seq + 1:
+            raise ValueError(f"seq {event.seq} after {self.last_seq}: not contiguous")
+        self.state = self.game.evolve(self.state, event)
+        self.events.append(event)
+        return event
+
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.game.is_over(self.state)
+
+    def my_turn(self) -> bool:
+        return self.state is not None and self.seat in self.game.to_act(self.state)
+
+    def legal_commands(self) -> list[Any]:
+        """Every command the seat may send now (none when it is not its turn)."""
+        return self.game.legal_moves(self.state, self.seat) if self.my_turn() else []
+
+    def random_wire_move(self, rng: random.Random) -> JSON | None:
+        """A random legal move as the `move` message's payload, or None if none is due."""
+        commands = self.legal_commands()
+        return self.game.command_to_wire(rng.choice(commands)) if commands else None
