@@ -10,9 +10,10 @@ their time ratio against the uncached DP and their max |error| against the exact
 On the first --seed-positions of those (default 20: it is slow) the seed's §7.1 sampler as
 the seed writes it (pure Python shuffle-and-cut, `rejection_seed`) is timed too.
 
-`--two-player`: only the per-update times, of partnership-6 beside block-2 and draw-2 (the
-draw-batch belief, games.dominoes.belief_two) in the same run, with their ratios to
-partnership-6's for the same view.
+`--variant V` for any other registered variant (another game's too), and `--two-player`
+(block-2 and draw-2): only the per-update times, through the game interface (matches of the
+game's random bots; apply + snapshot_dict, as the server's belief workers), beside
+partnership-6's in the same run, with their ratios for the same view.
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ import random
 import statistics
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from games.dominoes.audience import view
-from games.dominoes.belief_two import TwoPlayerBelief
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.tiles import SEATS
-from games.dominoes.variants import get_variant
+from games.interface import SPECTATOR, Game
+from games.play import play_match
+from games.registry import GAMES
 from inference.belief import Belief
 from inference.classes import Position
 from inference.counting import count_key, marginals, solve_key
@@ -60,8 +63,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the literal §7.1 sampler gives up after this many partitions")
     parser.add_argument("--enum-budget", type=int, default=200_000,
                         help="enumeration gives up after this many nodes")
-    parser.add_argument("--variant", choices=VARIANTS, action="append",
-                        help="only this variant (repeatable; default both)")
+    parser.add_argument("--variant", action="append",
+                        help="only this variant (repeatable; default both partnership ones). "
+                        "Any other registered variant (block-2, draw-2, another game's): "
+                        "per-update times only, beside partnership-6")
     parser.add_argument("--two-player", action="store_true",
                         help="per-update times only: partnership-6, block-2 and draw-2")
 
@@ -164,29 +169,44 @@ def _references(group: Group, args: argparse.Namespace, rng: random.Random) -> d
     return out
 
 
-def _fold_times(variant: str, events: list, updates: dict[str, list[float]]) -> None:
-    """Apply + snapshot at every event, for every observer (CPU time of the thread)."""
-    seats = get_variant(variant).seats
-    for observer in (*seats, "spectator"):
-        belief = (TwoPlayerBelief(observer, variant) if len(seats) == 2
-                  else Belief(observer, variant))
-        times = updates["spectator" if observer == "spectator" else "seat"]
-        clock = time.thread_time
+def _match_events(game: Game, variant: str, rng: random.Random, target: int) -> list[Any]:
+    """One match of the game's random bots (or its first bot), seeded."""
+    info = game.variants()[variant]
+    bots = game.bots()
+    bot = bots.get("random") or next(iter(bots.values()))
+    options = dict(info.options)
+    if "target" in options:
+        options["target"] = target
+    return play_match(game, variant, dict.fromkeys(info.seats, bot), rng, options)
+
+
+def _fold_times(game: Game, variant: str, events: list[Any],
+                updates: dict[str, list[float]]) -> None:
+    """Apply + snapshot at every event, for every observer, through the game interface (what
+    the server's belief workers do), in CPU time of the thread."""
+    seats = game.variants()[variant].seats
+    clock = time.thread_time
+    for observer in (*seats, SPECTATOR):
+        belief = game.belief(observer, variant)
+        times = updates["spectator" if observer == SPECTATOR else "seat"]
         for event in events:
-            seen = view(event, observer)
+            seen = game.view(event, observer)
             start = clock()
             belief.apply(seen)
-            belief.snapshot()
+            belief.snapshot_dict()
             times.append(clock() - start)
 
 
-def run_two_player(args: argparse.Namespace) -> int:
-    """The two-player beliefs' per-update times beside double-six's, in one run."""
+def run_per_update(args: argparse.Namespace, variants: list[str]) -> int:
+    """Per-update times of any registered variants' beliefs beside partnership-6's, in one run
+    (matches interleaved, so the machine's load falls on all of them alike)."""
     rng = random.Random(args.seed)
-    times = {v: {"seat": [], "spectator": []} for v in TWO_PLAYER}
+    names = ["partnership-6", *(v for v in variants if v != "partnership-6")]
+    times = {v: {"seat": [], "spectator": []} for v in names}
     for _ in range(args.matches):
-        for variant in TWO_PLAYER:
-            _fold_times(variant, random_match_events(rng, variant, target=args.target),
+        for variant in names:
+            game = GAMES.game_of_variant(variant)
+            _fold_times(game, variant, _match_events(game, variant, rng, args.target),
                         times[variant])
     ms = 1e3
     head = (f"{'variant':<14}{'view':<10}{'updates':>9}{'p50 ms':>8}{'p99 ms':>8}"
@@ -199,18 +219,24 @@ def run_two_player(args: argparse.Namespace) -> int:
             lines.append(f"{variant:<14}{kind:<10}{len(values):>9}{p50 * ms:>8.3f}"
                          f"{p99 * ms:>8.3f}{p50 / _pct(ref, 0.5):>10.2f}"
                          f"{p99 / _pct(ref, 0.99):>10.2f}")
-    print(f"inference bench --two-player: {args.matches} matches per variant, seed "
-          f"{args.seed}, target {args.target}")
+    print(f"inference bench (per update): {args.matches} matches per variant of the games' "
+          f"random bots, seed {args.seed}, target {args.target} where the game has one")
     print("\n".join(lines))
-    print("updates: apply + snapshot at every event, every seat and the spectator, CPU time "
-          "of the thread; x p6: the ratio to partnership-6's figure for the same view "
-          "(the same run, so the same load on the machine).")
+    print("updates: apply + snapshot_dict at every event, every seat and the spectator, "
+          "through the game interface (as the server's belief workers), CPU time of the "
+          "thread; x p6: the ratio to partnership-6's figure for the same view (the same "
+          "run, so the same load on the machine).")
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
     if args.two_player:
-        return run_two_player(args)
+        return run_per_update(args, list(TWO_PLAYER))
+    unknown = [v for v in args.variant or () if v not in GAMES.variants()]
+    if unknown:
+        raise SystemExit(f"unknown variant(s) {unknown} (known: {', '.join(GAMES.variants())})")
+    if args.variant and not set(args.variant) <= set(VARIANTS):
+        return run_per_update(args, args.variant)
     rng = random.Random(args.seed)
     variants = args.variant or list(VARIANTS)
     groups = {(v, o): Group() for v in variants for o in ("seat", "spectator")}
