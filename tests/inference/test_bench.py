@@ -102,3 +102,16 @@ def test_two_player_rows_beside_double_six() -> None:
                          for k in ("seat", "spectator")}
     assert rows[("partnership-6", "seat")] == rows[("partnership-6", "spectator")] == (1, 1)
     assert all(x > 0 for pair in rows.values() for x in pair)
+
+
+def test_any_registered_variant_gets_per_update_rows() -> None:
+    """`--variant V` outside the partnership references: V's rows beside partnership-6's; an
+    unknown name is refused by name."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["bench", "inference", "--variant", "draw-2", "--matches", "1"]) == 0
+    variants = {line.split()[0] for line in out.getvalue().splitlines()
+                if line.split() and line.split()[0] in ("partnership-6", "draw-2", "block-2")}
+    assert variants == {"partnership-6", "draw-2"}
+    with pytest.raises(SystemExit, match="no-such-game"):
+        main(["bench", "inference", "--variant", "no-such-game", "--matches", "1"])
