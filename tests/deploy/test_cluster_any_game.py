@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
 from games.dominoes.game import DOMINOES
 from games.registry import Registry
@@ -28,9 +28,9 @@ from server.feeds.topics import Topics
 from storage import EventStore
 from tests.conftest import make_config
 from tests.games.toy.game import TOY, VARIANT
+from tests.games.toy.player import DEADLINE, play_south, request
 
 pytestmark = pytest.mark.mqtt
-DEADLINE = 60.0
 GAMES_WITH_TOY = Registry([DOMINOES, TOY])
 
 
@@ -64,45 +64,8 @@ async def _worker(pg_url: str, mqtt_url: str, prefix: str) -> AsyncIterator[None
         store.close()
 
 
-async def _request(ws: ClientConnection, message: dict[str, Any],
-                   kept: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """Send, then read until the reply with this id (other frames go to `kept`)."""
-    await ws.send(json.dumps(message))
-    while True:
-        frame = json.loads(await asyncio.wait_for(ws.recv(), DEADLINE))
-        if frame.get("id") == message["id"]:
-            return frame
-        if kept is not None:
-            kept.append(frame)
 
 
-async def _play_south(ws: ClientConnection, table_id: str,
-                      frames: list[dict[str, Any]]) -> tuple[list[dict], list[dict]]:
-    """South's events and beliefs until the last belief of match_ended, playing its lowest
-    card whenever it is to act (each move acknowledged before going on)."""
-    events: list[dict] = []
-    beliefs: list[dict] = []
-    state = None
-    moves = 0
-    while True:
-        frame = frames.pop(0) if frames else \
-            json.loads(await asyncio.wait_for(ws.recv(), DEADLINE))
-        if frame["type"] == "belief":
-            beliefs.append(frame)
-            if events and events[-1]["type"] == "match_ended" and frame["seq"] == len(events):
-                return events, beliefs
-            continue
-        if frame["type"] == "error":
-            raise AssertionError(f"refused: {frame}")
-        if frame["type"] != "event":
-            continue
-        events.append(frame["event"])
-        state = TOY.evolve(state, TOY.parse_event(frame["event"]))
-        if "S" in TOY.to_act(state):
-            moves += 1
-            reply = await _request(ws, {"type": "move", "table_id": table_id, "id": f"m{moves}",
-                                        "move": {"card": min(state.hands["S"])}}, frames)
-            assert reply["type"] == "ack", reply
 
 
 async def test_a_game_other_than_dominoes_plays_across_two_servers(
@@ -112,7 +75,7 @@ async def test_a_game_other_than_dominoes_plays_across_two_servers(
             _server(tmp_path, "b", pg_url, mqtt_url, prefix) as other, \
             _worker(pg_url, mqtt_url, prefix):
         async with connect(f"ws://127.0.0.1:{owner.port}/ws") as creator:
-            created = await _request(creator, {"type": "create_table", "id": 1,
+            created = await request(creator, {"type": "create_table", "id": 1,
                                                "variant": VARIANT, "bots": {"N": "random"}})
             assert created["type"] == "table_created", created
         table_id = created["table_id"]
@@ -120,13 +83,13 @@ async def test_a_game_other_than_dominoes_plays_across_two_servers(
 
         url = f"ws://127.0.0.1:{other.port}/ws"
         async with connect(url) as south, connect(url) as watcher:
-            watching = await _request(watcher, {"type": "watch", "id": 2, "table_id": table_id})
+            watching = await request(watcher, {"type": "watch", "id": 2, "table_id": table_id})
             assert watching["type"] == "watching", watching
             kept: list[dict[str, Any]] = []
-            joined = await _request(south, {"type": "join", "id": 3, "table_id": table_id,
+            joined = await request(south, {"type": "join", "id": 3, "table_id": table_id,
                                             "seat": "S", "name": "ann"}, kept)
             assert joined["type"] == "joined", joined
-            events, beliefs = await _play_south(south, table_id, kept)
+            events, beliefs = await play_south(south, table_id, kept)
             seen_by_watcher: list[dict] = []
             while len(seen_by_watcher) < len(events):
                 frame = json.loads(await asyncio.wait_for(watcher.recv(), DEADLINE))

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
 from games.dominoes.game import DOMINOES
 from games.registry import Registry
@@ -27,8 +27,7 @@ from server.app import DominoServer
 from storage import EventStore
 from tests.conftest import make_config
 from tests.games.toy.game import TOY, VARIANT, deal
-
-DEADLINE = 60.0
+from tests.games.toy.player import DEADLINE, play_south, request
 
 
 @pytest.fixture
@@ -50,57 +49,26 @@ def _get_json(url: str) -> dict[str, Any]:
         return json.loads(error.read())
 
 
-async def _request(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
-    """Send, then read until the reply with this id (events and beliefs are kept aside)."""
-    await ws.send(json.dumps(message))
-    while True:
-        reply = json.loads(await asyncio.wait_for(ws.recv(), DEADLINE))
-        if reply.get("id") == message["id"]:
-            return reply
 
 
-async def _play_south(ws: ClientConnection, table_id: str) -> tuple[list[dict], list[dict]]:
-    """South's frames until match_ended, moving (lowest card first) whenever it is to act."""
-    events: list[dict] = []
-    beliefs: list[dict] = []
-    state = None
-    moves = 0
-    while True:
-        frame = json.loads(await asyncio.wait_for(ws.recv(), DEADLINE))
-        if frame["type"] == "belief":
-            beliefs.append(frame)
-            if events and events[-1]["type"] == "match_ended" and frame["seq"] == len(events):
-                return events, beliefs
-            continue
-        if frame["type"] == "error":
-            raise AssertionError(f"refused: {frame}")
-        if frame["type"] != "event":
-            continue
-        events.append(frame["event"])
-        state = TOY.evolve(state, TOY.parse_event(frame["event"]))
-        if "S" in TOY.to_act(state):
-            card = min(state.hands["S"])
-            moves += 1
-            await ws.send(json.dumps({"type": "move", "table_id": table_id, "id": f"m{moves}",
-                                      "move": {"card": card}}))
 
 
 async def test_a_toy_game_plays_over_the_real_server(toy_server: DominoServer) -> None:
     url = f"ws://127.0.0.1:{toy_server.port}/ws"
     async with connect(url) as south, connect(url) as watcher:
-        created = await _request(south, {"type": "create_table", "id": 1, "variant": VARIANT,
+        created = await request(south, {"type": "create_table", "id": 1, "variant": VARIANT,
                                          "bots": {"N": "random"}})
         assert created["type"] == "table_created", created
         table_id = created["table_id"]
-        listed = await _request(watcher, {"type": "list_tables", "id": 2})
+        listed = await request(watcher, {"type": "list_tables", "id": 2})
         info = next(t for t in listed["tables"] if t["table_id"] == table_id)
         assert info["game"] == "toy" and set(info["seats"]) == {"S", "N"}
-        watching = await _request(watcher, {"type": "watch", "id": 3, "table_id": table_id})
+        watching = await request(watcher, {"type": "watch", "id": 3, "table_id": table_id})
         assert watching["type"] == "watching"
-        joined = await _request(south, {"type": "join", "id": 4, "table_id": table_id,
+        joined = await request(south, {"type": "join", "id": 4, "table_id": table_id,
                                         "seat": "S", "name": "ann"})
         assert joined["type"] == "joined"
-        events, beliefs = await _play_south(south, table_id)
+        events, beliefs = await play_south(south, table_id)
 
     assert events[-1]["type"] == "match_ended"
     store = EventStore(toy_server.config.db)
@@ -149,20 +117,20 @@ async def test_a_toy_table_refuses_a_bad_move_with_a_typed_error(
 ) -> None:
     url = f"ws://127.0.0.1:{toy_server.port}/ws"
     async with connect(url) as south:
-        created = await _request(south, {"type": "create_table", "id": 1, "variant": VARIANT,
+        created = await request(south, {"type": "create_table", "id": 1, "variant": VARIANT,
                                          "bots": {"N": "random"}})
         table_id = created["table_id"]
-        refused = await _request(south, {"type": "join", "id": 2, "table_id": table_id,
+        refused = await request(south, {"type": "join", "id": 2, "table_id": table_id,
                                          "seat": "W"})
         assert refused["type"] == "error" and refused["code"] == "bad_request"
-        await _request(south, {"type": "join", "id": 3, "table_id": table_id, "seat": "S"})
-        bad = await _request(south, {"type": "move", "id": 4, "table_id": table_id,
+        await request(south, {"type": "join", "id": 3, "table_id": table_id, "seat": "S"})
+        bad = await request(south, {"type": "move", "id": 4, "table_id": table_id,
                                      "move": {"card": "seven"}})
         assert bad["type"] == "error" and bad["code"] == "illegal_move"
-        wrong_bot = await _request(south, {"type": "create_table", "id": 5, "variant": VARIANT,
+        wrong_bot = await request(south, {"type": "create_table", "id": 5, "variant": VARIANT,
                                            "bots": {"N": "pimc"}})
         assert wrong_bot["type"] == "error" and wrong_bot["code"] == "unknown_bot"
-        advised = await _request(south, {"type": "create_table", "id": 6, "variant": VARIANT,
+        advised = await request(south, {"type": "create_table", "id": 6, "variant": VARIANT,
                                          "advice": True})
         assert advised["type"] == "error" and advised["code"] == "bad_request"
         assert "advice" in advised["message"]
