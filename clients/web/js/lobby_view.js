@@ -60,6 +60,13 @@ export function lobbyView(root) {
     return [...order.filter((s) => s in t.seats), ...Object.keys(t.seats).filter((s) => !order.includes(s))];
   }
 
+  // A table's variant as the form names it ("double-six (7 each)"), else its name.
+  function variantLabel(t) {
+    const renderer = byGame.get(gameOf(t));
+    const known = renderer && renderer.variants.find((v) => v.name === t.variant);
+    return known ? known.label : t.variant;
+  }
+
   function renderTables(tables) {
     if (!tables.length) {
       tablesEl.innerHTML = `<p class="muted">No tables yet: create one.</p>`;
@@ -75,7 +82,7 @@ export function lobbyView(root) {
             : `<a class="button small" href="#table=${encodeURIComponent(t.table_id)}&seat=${encodeURIComponent(s)}${game}" data-join="${esc(s)}">Join ${esc(s)}</a>`;
         }).join(" ");
         return `<tr data-table="${esc(t.table_id)}"><td data-label="Table"><code>${esc(t.table_id)}</code></td>` +
-          `<td data-label="Variant">${esc(t.variant)}</td><td class="seats" data-label="Seats">${seats}</td>` +
+          `<td data-label="Variant">${esc(variantLabel(t))}</td><td class="seats" data-label="Seats">${seats}</td>` +
           `<td data-label="Status">${esc(t.status)}</td><td data-label="Spectators">${t.spectators}</td>` +
           `<td class="go"><a class="button small" href="#watch=${encodeURIComponent(t.table_id)}${game}">Watch</a></td></tr>`;
       }).join("") + `</tbody></table>`;

@@ -5,6 +5,7 @@
 import { lobbyView } from "./lobby_view.js";
 import { replayView } from "./replay_view.js";
 import { tableView } from "./table_view.js";
+import { hideTip } from "./ui.js";
 
 const metrics = (window.__metrics = window.__metrics || { overlay: [] });
 let dispose = null;
@@ -12,6 +13,7 @@ let dispose = null;
 function route() {
   if (dispose) dispose();
   dispose = null;
+  hideTip(); // a tooltip belongs to the view it was shown in
   const root = document.getElementById("app");
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   document.getElementById("conn").textContent = "";

@@ -4,7 +4,7 @@
 
 import { allRenderers, gameOf, rendererFor } from "./games/registry.js";
 import { getItem, setItem } from "./store.js";
-import { ADVICE_LABEL, esc, toast } from "./ui.js";
+import { ADVICE_LABEL, esc, hideTip, toast } from "./ui.js";
 
 // The perspectives a match offers: each seat (by the renderer's names), a spectator, all open.
 function perspectives(seats, seatName) {
@@ -336,6 +336,7 @@ export function replayView(root, params) {
 
   function toggleOverlay() {
     overlayOn = !overlayOn;
+    hideTip();
     setItem("domino-oracle:overlay", overlayOn ? "on" : "off");
     tv.classList.toggle("no-overlay", !overlayOn);
     show(step);

@@ -7,7 +7,7 @@
 import { Connection } from "./conn.js";
 import { gameOf, rendererFor } from "./games/registry.js";
 import { forgetSeat, getItem, loadSession, prune, saveLog, saveToken, setItem } from "./store.js";
-import { esc, setConn, toast } from "./ui.js";
+import { esc, hideTip, setConn, toast } from "./ui.js";
 
 const LOG_LENGTH = 8; // the move log shows the latest events, newest first
 
@@ -190,6 +190,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
 
   function toggleOverlay() {
     overlayOn = !overlayOn;
+    hideTip();
     setItem("domino-oracle:overlay", overlayOn ? "on" : "off");
     view.classList.toggle("no-overlay", !overlayOn);
     live.render();

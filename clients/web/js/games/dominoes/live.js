@@ -160,7 +160,10 @@ export function liveTable(ctx) {
       toast(app.state.hand && app.state.hand.turn === me ? `${tile} does not fit either end.` : "Not your turn.");
       return;
     }
-    if (ends.length === 2) {
+    const h = app.state.hand;
+    if (ends.length === 2 && h.line[0][0] === h.line[h.line.length - 1][1]) {
+      play(tile, "right"); // both ends show one number: either end leaves the same position
+    } else if (ends.length === 2) {
       chooser = tile;
       render();
     } else play(tile, ends[0]);

@@ -38,14 +38,15 @@ export function pct(p) {
 // What one cell shows: its classes, text, and (for a hidden tile) p and its shade.
 function cellState(tile, holder, ctx) {
   const playedBy = ctx.played.get(tile);
-  if (ctx.mine.has(tile)) return { cls: "c known mine", text: "you", known: "mine" };
+  if (ctx.mine.has(tile)) return { cls: "c known mine", text: ctx.maxPip > 6 ? "me" : "you", known: "mine" };
   if (playedBy) return { cls: "c known played", text: playedBy, known: "played" };
+  // at a hand's end every hand is shown: the tiles a holder kept fill its triangle
+  if (ctx.revealed && ctx.revealed[holder] && ctx.revealed[holder].has(tile)) {
+    return { cls: "c known revealed", text: "had", known: "revealed" };
+  }
   const column = ctx.marginals[holder];
   const p = column ? column[tile] : undefined;
-  if (p === undefined) {
-    const revealed = ctx.revealed && ctx.revealed[holder] && ctx.revealed[holder].has(tile);
-    return { cls: `c none${revealed ? " revealed" : ""}`, text: revealed ? "●" : "" };
-  }
+  if (p === undefined) return { cls: "c none", text: "" };
   const dark = p > 0.81; // black text below, white above: both ≥ 4.5:1 on the blended shade
   const certain = p === 1 ? " certain" : p === 0 ? " zero" : "";
   return { cls: `c${certain}${dark ? " dark" : ""}`, text: pct(p), p: String(p),
@@ -82,7 +83,7 @@ function updateCell(el, st) {
 
 function triangle(holder, ctx, stop) {
   const n = ctx.maxPip + 1;
-  let html = `<div class="tri" style="--n:${n + 1}"><div class="h corner">lo\\hi</div>`;
+  let html = `<div class="tri${ctx.maxPip > 6 ? " big" : ""}" style="--n:${n + 1}"><div class="h corner">lo\\hi</div>`;
   for (let c = 0; c < n; c++) html += `<div class="h">${c}</div>`;
   for (let r = 0; r < n; r++) {
     html += `<div class="h">${r}</div>`;
@@ -98,18 +99,27 @@ function cardHead(holder, ctx, remaining) {
   const count = remaining[holder];
   return `${holderName(holder, ctx.variant)}` +
     `${name ? ` <span class="muted">${esc(name)}</span>` : ""}` +
-    `${count != null ? ` <span class="count">${count} tiles</span>` : ""}`;
+    `${count != null ? ` <span class="count">${tilesWord(count)}</span>` : ""}`;
 }
+
+export const tilesWord = (n) => `${n} tile${n === 1 ? "" : "s"}`;
+
+// Whether the overlay shows a hand that is over (every tile shown: nothing left to infer).
+const handOver = (ctx) => !!ctx.revealed;
 
 function headHtml(belief, ctx) {
   const status = belief ? `<span class="muted">belief after seq ${belief.seq}</span>` : "";
-  return `<h2>Oracle</h2>${status}<p class="deals">${dealsText(belief)}</p>` +
+  const deals = handOver(ctx)
+    ? "The hand is over: every hand is shown, so nothing is hidden. The tiles each player kept are marked \u201chad\u201d."
+    : dealsText(belief);
+  return `<h2>Oracle</h2>${status}<p class="deals">${deals}</p>` +
     `${ctx.note ? `<p class="muted">${esc(ctx.note)}</p>` : ""}`;
 }
 
 function sideHtml(belief, ctx) {
   const facts = (belief && belief.facts) || [];
-  const factsHtml = facts.length
+  const factsHtml = handOver(ctx) ? `<p class="muted">The hand is over: no facts to find.</p>`
+    : facts.length
     ? `<ul class="facts">${facts.map((f) => `<li>${esc(f)}</li>`).join("")}</ul>`
     : `<p class="muted">No certain facts yet.</p>`;
   return `<section><h3>Facts</h3>${factsHtml}</section>` +
@@ -186,38 +196,51 @@ function neighbour(c, key, maxPip) {
   return c.parentElement.querySelector(`.c[data-tile="${r2}-${c2}"]`);
 }
 
-// Hovering (or focusing) a cell shows the tile's split across holders.
+// Hovering (or focusing) a cell shows the tile's split across holders. The split is read from
+// the triangles' own cells (data-p), so it always says what the grid shows; it is shown again
+// after every render (a replay step, a new belief), and hidden when its cell is gone.
 export function attachHover(el) {
+  let hovered = null;
   const clear = () => {
     hideTip();
     el.querySelectorAll(".c.hl").forEach((c) => c.classList.remove("hl"));
   };
+  const splitText = (tile) => {
+    const ctx = el._ctx;
+    if (ctx.mine.has(tile)) return `${tile}: in your hand`;
+    if (ctx.played.has(tile)) return `${tile}: played by ${holderName(ctx.played.get(tile), ctx.variant)}`;
+    const parts = [];
+    for (const card of el.querySelectorAll(".grid-card")) {
+      const c = card.querySelector(`.c[data-tile="${tile}"]`);
+      const name = holderName(card.dataset.holder, ctx.variant);
+      if (c && c.dataset.p !== undefined) parts.push(`${name} ${(Number(c.dataset.p) * 100).toFixed(1)}%`);
+      else if (c && c.dataset.known === "revealed") parts.push(`${name} had it`);
+    }
+    return parts.length ? `${tile}: ${parts.join(" · ")}` : `${tile}: not in any hand shown here`;
+  };
   const show = (c) => {
     const tile = c.dataset.tile;
-    const ctx = el._ctx;
     clear();
     el.querySelectorAll(`.c[data-tile="${tile}"]`).forEach((x) => x.classList.add("hl"));
-    let text;
-    if (ctx.mine.has(tile)) text = `${tile}: in your hand`;
-    else if (ctx.played.has(tile)) text = `${tile}: played by ${holderName(ctx.played.get(tile), ctx.variant)}`;
-    else {
-      const parts = ctx.holders
-        .filter((h) => ctx.marginals[h] && ctx.marginals[h][tile] !== undefined)
-        .map((h) => `${holderName(h, ctx.variant)} ${(ctx.marginals[h][tile] * 100).toFixed(1)}%`);
-      text = parts.length ? `${tile}: ${parts.join(" · ")}` : `${tile}: nothing hidden`;
-    }
-    showTip(text, c.getBoundingClientRect());
+    showTip(splitText(tile), c.getBoundingClientRect());
   };
+  const focused = () => el.contains(document.activeElement) && document.activeElement.closest(".c[data-tile]");
   el._refreshFocused = () => {
-    const f = el.contains(document.activeElement) && document.activeElement.closest(".c[data-tile]");
-    if (f) show(f);
+    const target = (hovered && el.contains(hovered) && hovered) || focused();
+    if (target && el._ctx) show(target);
+    else if (hovered) {
+      hovered = null; // its cell is gone (a new layout): so is its split
+      clear();
+    }
   };
   el.addEventListener("mouseover", (e) => {
     const c = e.target.closest(".c[data-tile]");
+    hovered = c;
     if (c && el._ctx) show(c);
   });
   el.addEventListener("mouseleave", () => { // back to the focused cell's split, if any
-    const f = el.contains(document.activeElement) && document.activeElement.closest(".c[data-tile]");
+    hovered = null;
+    const f = focused();
     if (f && el._ctx) show(f);
     else clear();
   });
@@ -259,8 +282,13 @@ export function renderOracle(el, state, belief, me, extra = {}) {
   const gained = me && h && h.gained[me] ? h.gained[me].filter((g) => !sameHand || known(g)) : [];
   const mine = new Set(gained.map((g) => g.tile).filter((t) => !played.has(t)));
   const holders = extra.hideGrids ? [] : overlayHolders(state.rules, belief, me, extra.previous);
+  // the hand is over (and the belief says so, or names nobody): show what each holder kept
+  const over = h && h.ended && (!belief || belief.status !== "live" || !Object.keys(belief.marginals || {}).length);
+  const revealed = over
+    ? Object.fromEntries(Object.entries(h.ended.remaining || {}).map(([seat, tiles]) => [seat, new Set(tiles)]))
+    : null;
   renderOverlay(el, {
-    belief, variant: state.rules, maxPip: state.maxPip, holders, mine, played,
+    belief, variant: state.rules, maxPip: state.maxPip, holders, mine, played, revealed,
     names: state.players, timeline: extra.timeline || [], note: extra.note || "",
   });
   return holders;

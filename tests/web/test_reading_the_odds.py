@@ -1,0 +1,295 @@
+"""Issue 16: the overlay a person reads, in real headless Chromium.
+
+Positions that are hard to reach by chance (both ends showing one number with a fitting
+tile in hand, a hand's end, a seat down to its last tile, a double-nine hand) are fed to
+the page through a scripted WebSocket (Playwright's `route_web_socket`), made by the real
+rules (games.dominoes.selfplay), redacted by the real audience filter, with South's exact
+belief; the tooltip's freshness is checked against the real server and a stored match.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from games.dominoes.audience import view
+from games.dominoes.events import Event, event_to_dict
+from games.dominoes.game import DOMINOES
+from games.dominoes.rules import evolve
+from games.dominoes.selfplay import random_match_events
+from games.dominoes.state import MatchState
+from server.beliefs.message import belief_body
+from tests.web.conftest import WebServer
+from tests.web.test_browser import (
+    TIP_AND_COLUMNS,
+    contested_tile,
+    create_table_in_lobby,
+    finished_match,
+    my_turn,
+    settle,
+    wait_for,
+)
+from tests.web.test_renderers import ScriptedServer, app, site, watch_errors
+
+pytestmark = pytest.mark.browser
+__all__ = ["site"]  # the fixture, imported for this module's tests
+
+TABLE = "t16"
+
+
+# -- a recorded match, served to the page as South ---------------------------------------------
+
+
+def state_after(events: list[Event]) -> MatchState:
+    state: MatchState | None = None
+    for event in events:
+        state = evolve(state, event)
+    assert state is not None
+    return state
+
+
+def belief_message(events: list[Event], seq: int, variant: str, seat: str = "S") -> dict:
+    belief = DOMINOES.belief(seat, variant)
+    for event in events[:seq]:
+        belief.apply(view(event, seat))
+    return {"type": "belief", "table_id": TABLE, **belief_body(belief.snapshot_dict())}
+
+
+def serve_prefix(page: Any, events: list[Event], k: int, variant: str,
+                 tables: list[dict] | None = None) -> ScriptedServer:
+    """South joins a table whose log is events[:k] (as South sees it), with the belief at k."""
+    south = [event_to_dict(view(e, "S")) for e in events]
+
+    def reply(message: dict, send: Callable[[dict], None]) -> None:
+        if message["type"] == "join":
+            send({"type": "joined", "id": message["id"], "table_id": TABLE, "seat": "S",
+                  "token": "secret", "last_seq": k, "advice": False})
+            for event in south[:k]:
+                send({"type": "event", "table_id": TABLE, "seq": event["seq"], "event": event})
+            send(belief_message(events, k, variant))
+        elif message["type"] == "list_tables":
+            send({"type": "tables", "id": message["id"], "tables": tables or []})
+
+    return ScriptedServer(page, reply)
+
+
+def open_prefix(page: Any, site: str, events: list[Event], k: int, variant: str,
+                tables: list[dict] | None = None) -> ScriptedServer:
+    server = serve_prefix(page, events, k, variant, tables)
+    page.goto(f"{site}/#table={TABLE}&seat=S")
+    page.wait_for_function(
+        f"window.__app && window.__app.belief && window.__app.belief.seq === {k}"
+        f" && window.__app.state.lastSeq === {k}")
+    return server
+
+
+def first(variant: str, wanted: Callable[[list[Event], int], bool]) -> tuple[list[Event], int]:
+    """The first (seed, index) whose prefix events[:k] satisfies `wanted`."""
+    for seed in range(400):
+        events = random_match_events(random.Random(seed), variant, target=60)
+        for k in range(1, len(events)):
+            if wanted(events, k):
+                return events, k
+    raise AssertionError("no seed gives the position")
+
+
+def both_ends_equal_with_a_fit(events: list[Event], k: int) -> bool:
+    state = state_after(events[:k])
+    hand = state.hand
+    if state.phase != "playing" or hand is None or hand.turn != "S" or not hand.line:
+        return False
+    left, right = hand.left, hand.right
+    mine = hand.hands["S"] or frozenset()
+    return left == right and any(left in (a, b) and a != b for a, b in mine)
+
+
+def hand_just_ended(events: list[Event], k: int) -> bool:
+    ended = events[k - 1]
+    return ended.type == "hand_ended" and any(
+        len(tiles) == 1 for seat, tiles in ended.remaining.items() if seat != "S")
+
+
+def last_tile_left(events: list[Event], k: int) -> bool:
+    state = state_after(events[:k])
+    hand = state.hand
+    return (state.phase == "playing" and hand is not None and events[k - 1].type == "tile_played"
+            and any(hand.counts[s] == 1 for s in ("W", "N", "E")))
+
+
+# -- tests ------------------------------------------------------------------------------------
+
+
+def test_both_ends_showing_one_number_play_without_asking_which_end(
+    context: Any, site: str
+) -> None:
+    """Defect 9: with both ends showing 6, "left shows 6 / right shows 6" is no choice."""
+    events, k = first("partnership-6", both_ends_equal_with_a_fit)
+    state = state_after(events[:k])
+    number = state.hand.left
+    tile = next(f"{a}-{b}" for a, b in sorted(state.hand.hands["S"]) if number in (a, b) and a != b)
+    page = context.new_page()
+    errors = watch_errors(page)
+    server = open_prefix(page, site, events, k, "partnership-6")
+    page.click(f".tile-btn[data-tile='{tile}']")
+    wait_for(lambda: page.locator(".chooser").count()
+             or any(m["type"] == "play" for m in server.received), timeout=5, what="a play")
+    assert page.locator(".chooser").count() == 0
+    plays = [m for m in server.received if m["type"] == "play"]
+    assert [p["tile"] for p in plays] == [tile], server.received
+    assert errors == []
+
+
+def test_a_hands_end_shows_the_revealed_tiles_and_plain_words(context: Any, site: str) -> None:
+    """Defects 3 and 11: the tiles shown at a hand's end fill their holders' triangles; the
+    head says the hand is over (not "1 consistent deals"); a last tile is "1 tile"."""
+    events, k = first("partnership-6", hand_just_ended)
+    ended = events[k - 1]
+    page = context.new_page()
+    errors = watch_errors(page)
+    open_prefix(page, site, events, k, "partnership-6")
+    head = page.text_content("#overlay .ov-head")
+    assert "consistent deals" not in head and "hand is over" in head.lower(), head
+    for seat in ("W", "N", "E"):
+        shown = page.eval_on_selector_all(
+            f"#overlay .grid-card[data-holder={seat}] .c.revealed",
+            "cells => cells.map(c => c.dataset.tile)")
+        expected = sorted(ended.remaining[seat])
+        assert sorted(shown) == expected, (seat, shown, expected)
+        heading = page.text_content(f"#overlay .grid-card[data-holder={seat}] h3")
+        assert "1 tiles" not in heading, heading
+    assert "1 tiles" not in page.text_content("#board")
+    assert errors == []
+
+
+def test_one_tile_and_one_deal_are_singular(context: Any, site: str) -> None:
+    """Defect 11: a holder down to one tile reads "1 tile" in the overlay and on the board."""
+    events, k = first("partnership-6", last_tile_left)
+    page = context.new_page()
+    errors = watch_errors(page)
+    open_prefix(page, site, events, k, "partnership-6")
+    text = page.text_content("#overlay") + page.text_content("#board")
+    assert "1 tile" in text and "1 tiles" not in text
+    assert "1 consistent deals" not in text
+    assert errors == []
+
+
+def test_double_nine_cells_fit_their_text_and_toasts_leave_the_overlay_alone(
+    context: Any, site: str
+) -> None:
+    """Defect 12: no cell's label runs into its neighbour ("21you21") at double-nine; a toast
+    covers neither the overlay nor your hand."""
+    events, k = first("partnership-9", lambda ev, i: ev[i - 1].type == "tile_played"
+                      and ev[i - 1].seat == "E" and i > 12)
+    page = context.new_page()
+    errors = watch_errors(page)
+    open_prefix(page, site, events, k, "partnership-9")
+    overflowing = page.evaluate("""() => [...document.querySelectorAll('#overlay .c')]
+        .filter(c => c.textContent && c.scrollWidth > c.clientWidth + 0.5)
+        .map(c => `${c.dataset.holder}:${c.dataset.tile}:${c.textContent}`)""")
+    assert overflowing == []
+    hand = page.locator(".tile-btn").count()
+    per_card = page.eval_on_selector_all(
+        "#overlay .grid-card", "cards => cards.map(c => c.querySelectorAll('.c.mine').length)")
+    assert per_card and set(per_card) == {hand}, (per_card, hand)
+    # a tile that does not fit: a toast
+    page.locator(".tile-btn:not(.legal)").first.click()
+    page.wait_for_selector(".toast")
+    boxes = page.evaluate("""() => {
+        const r = (el) => { const b = el.getBoundingClientRect();
+                            return [b.left, b.top, b.right, b.bottom]; };
+        return {toast: r(document.querySelector('.toast')),
+                overlay: r(document.getElementById('overlay')),
+                hand: r(document.querySelector('.hand.mine'))};
+    }""")
+
+    def overlaps(a: list[float], b: list[float]) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    assert not overlaps(boxes["toast"], boxes["overlay"]), boxes
+    assert not overlaps(boxes["toast"], boxes["hand"]), boxes
+    assert errors == []
+
+
+def test_the_lobby_names_variants_as_the_form_does(context: Any, site: str) -> None:
+    """Defect 12: the table list says "double-six", as the form does, not "partnership-6"."""
+    listed = [{"table_id": "a1", "variant": "partnership-6", "target": 100, "status": "playing",
+               "seats": {"S": "ann", "W": "bot:greedy", "N": None, "E": "bot:random"},
+               "spectators": 0}]
+
+    def reply(message: dict, send: Callable[[dict], None]) -> None:
+        if message["type"] == "list_tables":
+            send({"type": "tables", "id": message["id"], "tables": listed})
+
+    page = context.new_page()
+    errors = watch_errors(page)
+    ScriptedServer(page, reply)
+    page.goto(site + "/")
+    page.wait_for_selector("tr[data-table=a1]")
+    variant = page.text_content("tr[data-table=a1] td[data-label=Variant]")
+    assert "double-six" in variant and "partnership-6" not in variant, variant
+    assert errors == []
+
+
+def test_the_tooltip_follows_the_numbers_and_goes_with_the_view(
+    context: Any, web_server: WebServer
+) -> None:
+    """Defects 1 and 2: a hovered cell's split is the one the grid shows after stepping a
+    replay and after a new belief at a live table; leaving the view hides it."""
+    match_id = finished_match(web_server)
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{web_server.base}/#replay={match_id}&perspective=S&step=8")
+    page.wait_for_function("window.__app && window.__app.step === 8 && "
+                           "document.querySelectorAll('#overlay .c[data-p]').length > 0")
+    tile = contested_tile(page)
+    page.hover(f"#overlay .grid-card .c[data-tile='{tile}']")
+    before = page.evaluate(TIP_AND_COLUMNS)
+    assert before["visible"]
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("window.__app.step === 10")
+    assert_tip_matches_grid(page, tile)
+    # Back to the list: no tooltip left behind
+    page.click("a[href='#replay']")
+    page.wait_for_selector("#matches")
+    assert page.evaluate("document.getElementById('tip').hidden")
+
+    # a live table: a belief arrives while a cell is hovered
+    create_table_in_lobby(page, web_server, name="hover")
+    page.wait_for_function("window.__app.belief && Object.keys(window.__app.belief.marginals)"
+                           ".length > 0", timeout=20_000)
+    page.wait_for_function("window.__app.state.hand && window.__app.state.hand.turn === 'S'",
+                           timeout=20_000)
+    settle(page)
+    tile = contested_tile(page)
+    page.hover(f"#overlay .grid-card .c[data-tile='{tile}']")
+    seq = app(page, "a.belief.seq")
+    assert my_turn(page)
+    # play by keyboard: the mouse stays on the cell
+    page.focus(".tile-btn.legal")
+    page.keyboard.press("Enter")
+    if page.locator(".chooser [data-end=right]").count():
+        page.keyboard.press("r")
+    page.wait_for_function(f"window.__app.belief.seq > {seq + 1}", timeout=10_000)
+    assert_tip_matches_grid(page, tile)
+    page.click("header.top a[href='#']")
+    page.wait_for_selector("#create")
+    assert page.evaluate("document.getElementById('tip').hidden")
+    assert errors == []
+
+
+def assert_tip_matches_grid(page: Any, tile: str) -> None:
+    """The tooltip says what every triangle's cell of `tile` shows, at one moment."""
+    seen = page.evaluate(TIP_AND_COLUMNS)
+    assert seen["visible"], seen
+    tip = seen["text"]
+    assert tip.startswith(f"{tile}: "), tip
+    shown = {name: column[tile] for name, column in seen["columns"] if tile in column}
+    if not shown:
+        assert "%" not in tip, tip  # played or yours: no split
+        return
+    for name, p in shown.items():
+        assert f"{name} {100 * p:.1f}%" in tip, (tip, shown)
