@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, Protocol
 
 from games.interface import Bot, Game, Seat
@@ -20,6 +21,9 @@ from server.strategy_processes import STRATEGY_GAMES
 from server.table_game import TableGame
 from server.tables.strategy_bots import table_policies
 
+GAME_BOT_THREADS = 2
+"""Threads deciding for games' own bots (all tables): a bot's decision waits its turn here
+rather than holding the event loop."""
 STAND_IN = "greedy"
 """Who plays for a person absent on their turn past the grace period (if the game has it;
 else the game's first bot)."""
@@ -62,15 +66,18 @@ class GameSeatView(SeatFold):
 
 
 class GamePolicy:
-    """One of a game's own bots (games.interface.Bot) as a table policy."""
+    """One of a game's own bots (games.interface.Bot) as a table policy. It decides on a
+    small thread pool shared by every game's bots, never on the event loop: a bot that
+    thinks (sampling deals) must not stall every table and socket while it does."""
 
-    def __init__(self, name: str, game: Game, bot: Bot) -> None:
+    def __init__(self, name: str, game: Game, bot: Bot, executor: Executor) -> None:
         self.name = name
         self.game = game
         self.bot = bot
+        self.executor = executor
 
     def prepare(self) -> None:
-        """Nothing to warm up: a game's own bots decide in-line."""
+        """Nothing to warm up."""
 
     def new_view(self, seat: Seat) -> GameSeatView:
         return GameSeatView(self.game, seat)
@@ -78,15 +85,25 @@ class GamePolicy:
     async def decide(self, view: GameSeatView, rng: random.Random) -> Any | None:
         if not view.to_act():
             return None
-        events: Sequence[Any] = view.events
-        return self.bot.choose(events, view.seat, rng)
+        events: Sequence[Any] = list(view.events)  # a copy: the view goes on folding
+        seed = rng.getrandbits(64)  # the bot's own generator: rng stays on the loop's thread
+        return await asyncio.get_running_loop().run_in_executor(
+            self.executor, self.bot.choose, events, view.seat, random.Random(seed))
 
 
 class Policies:
     """Bot name -> policy, per game; built once per game and kept."""
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int = GAME_BOT_THREADS) -> None:
         self._by_game: dict[str, dict[str, SeatPolicy]] = {}
+        self._threads = threads
+        self._executor: ThreadPoolExecutor | None = None
+
+    def executor(self) -> ThreadPoolExecutor:
+        """The game bots' threads (started on first use)."""
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(self._threads, thread_name_prefix="game-bot")
+        return self._executor
 
     def of(self, game: TableGame) -> dict[str, SeatPolicy]:
         policies = self._by_game.get(game.name)
@@ -94,7 +111,7 @@ class Policies:
             if game.name in STRATEGY_GAMES:
                 policies = dict(table_policies())
             else:
-                policies = {name: GamePolicy(name, game.game, bot)
+                policies = {name: GamePolicy(name, game.game, bot, self.executor())
                             for name, bot in game.game.bots().items()}
             self._by_game[game.name] = policies
         return policies
