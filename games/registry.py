@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 
 from games.dominoes.game import DOMINOES
 from games.interface import Game, UnknownGame, VariantInfo
+from games.texas42.game import TEXAS42
 
 DEFAULT_GAME = "dominoes"
 
@@ -60,5 +61,5 @@ class Registry:
             raise UnknownGame(f"unknown variant {variant!r} (known: {known})") from None
 
 
-GAMES = Registry([DOMINOES])
+GAMES = Registry([DOMINOES, TEXAS42])
 """The games this server hosts: one line per game."""

@@ -1,0 +1,61 @@
+"""Re-decide a whole referee log of 42: every event must be what the rules decide.
+
+Each run of events is matched to the command that causes it (a deal from `hand_started`'s
+seed, a bid, a trump, a play); the rules decide that command in the state folded so far and
+the log must hold exactly those events, in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.interface import LogProblem, RuleViolation
+from games.texas42.commands import Bid, DealHand, NameTrump, PlayTile, StartMatch
+from games.texas42.dominoes import parse_tile
+from games.texas42.events import BidMade, HandStarted, MatchStarted, Played, TrumpNamed
+from games.texas42.rules import decide, evolve
+from games.texas42.state import State
+from games.texas42.suits import parse_trump
+
+
+def command_for(event: Any) -> Any:
+    """The command that causes `event` when it opens a run, else None."""
+    if isinstance(event, MatchStarted):
+        return StartMatch(event.match_id, event.variant, dict(event.players),
+                          event.target_marks, event.target_points, event.dealer_must_bid,
+                          event.first_dealer)
+    if isinstance(event, HandStarted) and event.seed is not None:
+        return DealHand(event.seed)
+    if isinstance(event, BidMade):
+        return Bid(event.seat, event.bid)
+    if isinstance(event, TrumpNamed):
+        return NameTrump(event.seat, parse_trump(event.trump))
+    if isinstance(event, Played):
+        return PlayTile(event.seat, parse_tile(event.tile))
+    return None
+
+
+def check_log(events: Sequence[Any]) -> State | None:
+    """The final state; LogProblem at the first event the rules would not have produced."""
+    state: State | None = None
+    expected: list[dict[str, Any]] = []
+    for position, event in enumerate(events, start=1):
+        if event.seq != position:
+            raise LogProblem(event.seq, f"seq {event.seq} where {position} belongs")
+        if not expected:
+            command = command_for(event)
+            if command is None:
+                raise LogProblem(event.seq, f"{event.type} follows from no move")
+            try:
+                expected = [e.model_dump(exclude={"seq"}) for e in decide(state, command)]
+            except RuleViolation as error:
+                raise LogProblem(event.seq, f"{error.code}: {error.message}") from error
+            except (ValueError, KeyError) as error:
+                raise LogProblem(event.seq, f"unreadable: {error}") from error
+        if event.model_dump(exclude={"seq"}) != expected.pop(0):
+            raise LogProblem(event.seq, f"{event.type} is not what the rules decide")
+        state = evolve(state, event)
+    if expected:
+        raise LogProblem(len(events) + 1, "the log stops in the middle of a move's events")
+    return state

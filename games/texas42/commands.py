@@ -1,0 +1,48 @@
+"""What a player or the referee asks for: the inputs of `rules.decide`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.texas42.dominoes import Tile
+
+
+@dataclass(frozen=True)
+class StartMatch:
+    match_id: str
+    variant: str
+    players: dict[str, str]
+    target_marks: int = 7
+    target_points: int = 0
+    dealer_must_bid: bool = False
+    first_dealer: str = "E"
+
+
+@dataclass(frozen=True)
+class DealHand:
+    """The referee's step: shuffle with this 64-hex-digit seed and deal seven each."""
+
+    seed: str
+
+
+@dataclass(frozen=True)
+class Bid:
+    seat: str
+    bid: int
+    """0 passes."""
+
+
+@dataclass(frozen=True)
+class NameTrump:
+    seat: str
+    trump: int
+    """0..6, suits.DOUBLES or suits.FOLLOW_ME."""
+
+
+@dataclass(frozen=True)
+class PlayTile:
+    seat: str
+    tile: Tile
+
+
+Command = StartMatch | DealHand | Bid | NameTrump | PlayTile
