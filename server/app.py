@@ -35,13 +35,14 @@ from server.http import WEB_ROOT, make_process_request
 from server.logs import log
 from server.metrics import Metrics, rss_bytes, watch_loop_lag
 from server.protocol import CreateTable
+from server.ratelimit import BacklogGate, TableQuota
 from server.replay.http import (
     UPLOAD_PATH,
     ReplayDesk,
     replay_upload_ws,
     wrap_process_request,
 )
-from server.session import Limits, Session
+from server.session import Guards, Limits, Session, table_alive
 from server.tables.advice import AdviceDesk
 from server.tables.local import Table, TableOptions
 from server.tables.registry import Registry
@@ -77,6 +78,16 @@ class ServerConfig:
     """Seconds before the workers are asked again for a belief that has not come back."""
     games: Games = GAMES
     """The games hosted (every registered game; a test may bring a registry of its own)."""
+    outbox_bytes: int = 8 * 1024 * 1024
+    """Bytes queued for one connection that does not read before it is cut off."""
+    tables_per_connection: int = 20
+    """Unfinished tables one connection may have created (`limit_reached` beyond)."""
+    tables_per_address: int = 256
+    """Unfinished tables all connections from one IP address may have created."""
+    backlog_events_per_second: float = 20_000.0
+    """Server-wide pace of `watch`/`resume` history sent (events/s; spreads catch-ups)."""
+    backlog_ceiling: int = 32
+    """Catch-ups waiting or served at once; beyond it `watch`/`resume` get `busy`."""
 
 
 class DominoServer:
@@ -91,6 +102,7 @@ class DominoServer:
         self.cluster: Cluster | None = None
         self.registry: Registry | None = None
         self.advice = AdviceDesk()
+        self.guards: Guards | None = None
         self._server: Server | None = None
         self._lag_task: asyncio.Task[None] | None = None
         self.port = config.port
@@ -112,6 +124,11 @@ class DominoServer:
                                  self.config.tables, cluster=self.cluster,
                                  games=self.config.games)
         recovered = await self.registry.recover()
+        registry = self.registry
+        self.guards = Guards(
+            TableQuota(self.config.tables_per_address, lambda t: table_alive(registry, t)),
+            BacklogGate(self.config.backlog_events_per_second,
+                        self.config.backlog_events_per_second, self.config.backlog_ceiling))
         self._lag_task = asyncio.create_task(watch_loop_lag(self.metrics), name="loop-lag")
         self._server = await serve(
             self._handle,
@@ -153,9 +170,11 @@ class DominoServer:
             await replay_upload_ws(ws, self.config.games)  # a replay upload, not a player
             return
         assert self.registry is not None  # connections are accepted only after start()
-        limits = Limits(self.config.max_message, self.config.rate_per_second,
-                        self.config.rate_burst)
-        await Session(ws, self.registry, self.advice, self.metrics, limits).run()
+        config = self.config
+        limits = Limits(config.max_message, config.rate_per_second, config.rate_burst,
+                        outbox_bytes=config.outbox_bytes,
+                        tables_per_connection=config.tables_per_connection)
+        await Session(ws, self.registry, self.advice, self.metrics, limits, self.guards).run()
 
     async def create_table(self, **fields: Any) -> Table:
         """Create a table server-side (e.g. for `serve --open`)."""
@@ -182,8 +201,16 @@ class DominoServer:
             "commits": store.commits if store else 0,
             "rss_bytes": rss_bytes(),
             "cpu_seconds": round(time.process_time(), 3),
+            **self._guard_health(),
             **({"cluster": self.cluster.health()} if self.cluster else {}),
         }
+
+    def _guard_health(self) -> dict[str, Any]:
+        guards = self.guards
+        if guards is None:
+            return {}
+        return {"slow_readers_dropped": guards.slow_readers_dropped,
+                "catch_ups_refused": guards.backlogs.refused}
 
     async def stop(self) -> None:
         """Graceful: no new connections, tables drain their queued jobs, store flushes."""

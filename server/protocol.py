@@ -7,19 +7,43 @@ docs/protocol.md carries the JSON Schema generated from these models (server/sch
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, TypeAdapter
 
 from games.dominoes.tiles import End
 from games.dominoes.variants import DEFAULT_VARIANT, Scoring
 
 TableId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
-CommandId = Annotated[str, Field(min_length=1, max_length=64)] | Annotated[int, Field(ge=0)]
+MAX_SAFE_INTEGER = 2**53
+"""Integer ids above this are not exact in JavaScript (and a 4,300-digit id costs to parse)."""
+CommandId = Annotated[str, Strict(), Field(min_length=1, max_length=64)] | Annotated[
+    int, Strict(), Field(ge=0, le=MAX_SAFE_INTEGER)]
+"""A string of 1-64 characters or an integer 0..2^53; never a boolean (`true` is not `1`)."""
 TileName = Annotated[str, Field(pattern=r"^\d{1,2}-\d{1,2}$")]
 Token = Annotated[str, Field(min_length=16, max_length=128)]
 Seat = Annotated[str, Field(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
 """A seat of the table's variant (dominoes: S, W, N, E; two players: S, N); the table checks."""
+
+RESERVED_NAME_PREFIX = "bot:"
+"""Seats held by bots are listed as `bot:<name>`: a person may not take a name like that."""
+
+
+def check_person_name(name: str) -> str:
+    """A person's display name: no control, format (bidi, zero-width), private-use or
+    line-separator characters, and not the `bot:` prefix the listing uses for bots (nor a
+    look-alike of it: compared after NFKC folding)."""
+    for char in name:
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp"):
+            raise ValueError(f"the name holds a control or formatting character "
+                             f"(U+{ord(char):04X})")
+    if unicodedata.normalize("NFKC", name).strip().casefold().startswith(RESERVED_NAME_PREFIX):
+        raise ValueError(f"names starting with {RESERVED_NAME_PREFIX!r} are kept for bots")
+    return name
+
+
+PersonName = Annotated[str, Field(max_length=40), AfterValidator(check_person_name)]
 
 ErrorCode = Literal[
     "bad_request",
@@ -36,6 +60,9 @@ ErrorCode = Literal[
     "no_choice",
     "internal",
     "shutting_down",
+    "busy",
+    "limit_reached",
+    "unavailable",
 ]
 TableStatus = Literal["waiting", "playing", "finished"]
 
@@ -65,15 +92,22 @@ class CreateTable(_Command):
     )
 
 
+LIST_PAGE = 100
+"""Most tables in one `tables` reply (a lobby of thousands is read page by page)."""
+
+
 class ListTables(_Command):
     type: Literal["list_tables"] = "list_tables"
+    after: TableId | None = Field(None, description="Continue after this table id (the "
+                                                    "previous reply's `next`).")
+    limit: int = Field(LIST_PAGE, ge=1, le=LIST_PAGE, description="Most tables in the reply.")
 
 
 class Join(_Command):
     type: Literal["join"] = "join"
     table_id: TableId
     seat: Seat
-    name: str = Field("", max_length=40)
+    name: PersonName = ""
 
 
 class Resume(_Command):
@@ -173,6 +207,8 @@ class TableInfo(_Message):
 class Tables(_Reply):
     type: Literal["tables"] = "tables"
     tables: list[TableInfo]
+    next: str | None = Field(None, description="More tables follow: send `list_tables` with "
+                                               "`after` set to this; null on the last page.")
 
 
 class Joined(_Reply):

@@ -23,6 +23,7 @@ from server.feeds.bus import Envelope, Unsubscribe
 from server.logs import log
 from server.metrics import Metrics
 from server.protocol import (
+    MAX_SAFE_INTEGER,
     Ack,
     Advise,
     CreateTable,
@@ -47,22 +48,40 @@ from server.protocol import (
     move_payload,
     parse_client,
 )
-from server.ratelimit import TokenBucket
+from server.ratelimit import BacklogGate, TableQuota, TokenBucket
 from server.tables.advice import AdviceDesk, advice_offered
 from server.tables.interface import TableHandle
-from server.tables.registry import Registry
-
-OUTBOX_LIMIT = 20_000
-"""Frames queued for one slow reader before we give up on it."""
+from server.tables.registry import Registry, settled
 
 
 @dataclass(frozen=True)
 class Limits:
-    """What one connection may send: frame size (bytes) and a token bucket's rate."""
+    """What one connection may send and hold: frame size (bytes), a token bucket's rate,
+    the bytes queued for it, the tables it may have open (docs/security.md)."""
 
     max_message: int = 64 * 1024
     rate_per_second: float = 50.0
     rate_burst: float = 100.0
+    outbox_bytes: int = 8 * 1024 * 1024
+    """Bytes queued for a reader that does not keep up before it is cut off (socket closed)."""
+    tables_per_connection: int = 20
+    """Unfinished tables one connection may have created."""
+    backlog_events_per_token: int = 20
+    """A `watch`/`resume` backlog costs one rate token per this many events."""
+
+
+@dataclass
+class Guards:
+    """What the connections of one server share: quotas per address, the backlog gate."""
+
+    tables: TableQuota
+    backlogs: BacklogGate
+    slow_readers_dropped: int = 0
+
+
+def _peer(ws: ServerConnection) -> str:
+    address = ws.remote_address
+    return str(address[0]) if isinstance(address, tuple) and address else str(address)
 
 
 @dataclass
@@ -89,7 +108,8 @@ def _guess_id(text: str | bytes) -> Any:
         if isinstance(data, dict):
             value = data.get("id")
             if (isinstance(value, str) and 0 < len(value) <= 64) or (
-                isinstance(value, int) and not isinstance(value, bool) and value >= 0
+                isinstance(value, int) and not isinstance(value, bool)
+                and 0 <= value <= MAX_SAFE_INTEGER
             ):
                 return value
     return None
@@ -105,15 +125,21 @@ class Session:
     """One connection; it is given the tables, the counters and the limits it uses."""
 
     def __init__(self, ws: ServerConnection, registry: Registry, advice: AdviceDesk,
-                 metrics: Metrics, limits: Limits) -> None:
+                 metrics: Metrics, limits: Limits, guards: Guards | None = None) -> None:
         self.ws = ws
         self.registry = registry
         self.advice = advice
         self.metrics = metrics
         self.limits = limits
+        self.guards = guards or default_guards(registry)
+        self.peer = _peer(ws)
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queued_bytes = 0
+        """Bytes (characters: frames are mostly ASCII) in the outbox, not yet written."""
         self.bucket = TokenBucket(limits.rate_per_second, limits.rate_burst)
         self.attachments: dict[str, _Attachment] = {}
+        self.created: set[str] = set()
+        """Tables this connection created (pruned to the unfinished ones when it creates)."""
         self.closed = False
 
     # -- sending -------------------------------------------------------------------------
@@ -121,12 +147,28 @@ class Session:
     def send(self, frame: str) -> None:
         if self.closed:
             return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
-            log("slow_reader_dropped", peer=self.ws.remote_address)
-            self.closed = True
-            self.outbox.put_nowait(None)
+        if self.queued_bytes + len(frame) > self.limits.outbox_bytes:
+            self._cut_off()
             return
+        self.queued_bytes += len(frame)
         self.outbox.put_nowait(frame)
+
+    def _cut_off(self) -> None:
+        """A reader that fell `outbox_bytes` behind: free what is queued, stop its feeds and
+        its commands, and close the socket now (not after a close handshake it will not
+        read)."""
+        log("slow_reader_dropped", peer=self.peer, queued_bytes=self.queued_bytes)
+        self.guards.slow_readers_dropped += 1
+        self.closed = True
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self.queued_bytes = 0
+        for table_id in list(self.attachments):
+            self._detach(table_id)
+        self.outbox.put_nowait(None)
+        transport = getattr(self.ws, "transport", None)
+        if transport is not None:
+            transport.abort()
 
     def _deliver(self, envelope: Envelope) -> None:
         self.send(envelope.frame)
@@ -135,8 +177,8 @@ class Session:
         while True:
             frame = await self.outbox.get()
             if frame is None:
-                await self.ws.close(1013, "too slow")
                 return
+            self.queued_bytes -= len(frame)
             await self.ws.send(frame)
 
     # -- the connection's life -----------------------------------------------------------
@@ -146,6 +188,8 @@ class Session:
         writer = asyncio.create_task(self._writer())
         try:
             async for text in self.ws:
+                if self.closed:
+                    break  # cut off: nothing it sent after that is run
                 await self.handle(text)
                 if writer.done():
                     break
@@ -164,6 +208,8 @@ class Session:
 
     async def handle(self, text: str | bytes) -> None:
         """Answer one frame; every failure becomes a typed error, never a crash."""
+        if self.closed:
+            return
         if _too_large(text, self.limits.max_message):
             self.send(_error(None, "too_large", f"messages are limited to "
                                                 f"{self.limits.max_message} bytes"))
@@ -193,11 +239,15 @@ class Session:
     async def dispatch(self, message: Any) -> None:
         registry = self.registry
         if isinstance(message, CreateTable):
+            quota = self.guards.tables
+            quota.check(self.peer, self.created, self.limits.tables_per_connection)
             table = await registry.create(message)
+            self.created.add(table.table_id)
+            quota.add(self.peer, table.table_id)
             self.send(TableCreated(id=message.id, table_id=table.table_id).model_dump_json())
         elif isinstance(message, ListTables):
-            listing = await registry.listing_all()
-            self.send(Tables(id=message.id, tables=listing).model_dump_json())
+            listing, more = await registry.listing_page(message.after, message.limit)
+            self.send(Tables(id=message.id, tables=listing, next=more).model_dump_json())
         elif isinstance(message, Join):
             await self._join(message, await registry.find(message.table_id))
         elif isinstance(message, Resume):
@@ -223,8 +273,18 @@ class Session:
         """Reply, then the backlog and the live feed, in order (see Table.open_feed)."""
         if table.table_id in self.attachments:
             self._detach(table.table_id)
+        known = getattr(table, "last_seq", None)  # local and archived tables know it now
+        expected = max(0, known - after_seq) if isinstance(known, int) else 0
+        await self.guards.backlogs.admit(expected)
+        if self.closed:
+            return
+        per_token = max(1, self.limits.backlog_events_per_token)
 
         def send_reply(after: int, last: int) -> None:
+            # the backlog is paid for by its size, before the connection's next message
+            self.bucket.charge((last - after) / per_token)
+            if last - after > expected:
+                self.guards.backlogs.charge(last - after - expected)
             self.send(reply(after, last).model_dump_json())
 
         detach = await table.open_feed(audience, self._deliver, after_seq, send_reply)
@@ -243,6 +303,7 @@ class Session:
 
     async def _join(self, message: Join, table: TableHandle) -> None:
         token, last_seq = await table.join_seat(message.seat, message.name)
+        await settled(table)
         advice = await advice_offered(table)
         await self._attach(table, message.seat, 0, lambda _after, _last: Joined(
             id=message.id, table_id=table.table_id, seat=message.seat, token=token,
@@ -268,3 +329,15 @@ class Session:
             raise ProtocolError("unauthorized", "join or resume a seat at this table first")
         seq = await table.move(attachment.audience, move_payload(message), message.id)
         self.send(Ack(id=message.id, seq=seq).model_dump_json())
+
+
+def default_guards(registry: Registry) -> Guards:
+    """The server-wide guards with their default limits (DominoServer passes its own)."""
+    return Guards(TableQuota(256, lambda t: table_alive(registry, t)),
+                  BacklogGate(events_per_second=20_000, burst=20_000, ceiling=32))
+
+
+def table_alive(registry: Registry, table_id: str) -> bool:
+    """A table that still counts against its creator's quota: hosted and not finished."""
+    table = registry.tables.get(table_id)
+    return table is not None and not table.finished

@@ -10,6 +10,7 @@ table taken over starts with the right presence.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections import Counter, OrderedDict
 from collections.abc import Coroutine
@@ -63,6 +64,20 @@ ARCHIVE_CACHE = 32
 
 def new_table_id() -> str:
     return "t" + secrets.token_hex(6)
+
+
+async def _idle() -> None:
+    return None
+
+
+async def settled(handle: TableHandle) -> None:
+    """Wait until the jobs a local table has queued so far are done: a join (or a create)
+    that seats everyone queues the match's start, and the reply must not come before
+    `match_started` is stored (a replay asked for right after `joined` found no match: 404,
+    where 403 was due). Remote tables answer after their owner's commit anyway."""
+    if isinstance(handle, Table):
+        with contextlib.suppress(Exception):  # a failed start is retried by the table
+            await handle.call(_idle)
 
 
 class Registry:
@@ -185,31 +200,46 @@ class Registry:
         table = self._new(config)
         table.side_seq = 1
         await table.start()
+        await settled(table)
         log("table_created", table=config.table_id, bots=",".join(sorted(config.bots)))
         return table
 
+    def info(self, table: Table) -> TableInfo:
+        return TableInfo(
+            table_id=table.table_id,
+            variant=table.config.variant,
+            target=table.config.target,
+            seats={s: (r.name if (r := table.seats.get(s)) else None)
+                   for s in table.game.seats},
+            game=table.game.name,
+            status=table.status,  # type: ignore[arg-type]
+            spectators=table.spectators,
+        )
+
     def listing(self) -> list[TableInfo]:
-        return [
-            TableInfo(
-                table_id=table.table_id,
-                variant=table.config.variant,
-                target=table.config.target,
-                seats={s: (r.name if (r := table.seats.get(s)) else None)
-                       for s in table.game.seats},
-                game=table.game.name,
-                status=table.status,  # type: ignore[arg-type]
-                spectators=table.spectators,
-            )
-            for table in self.tables.values()
-        ]
+        return [self.info(table) for table in self.tables.values()]
 
     async def listing_all(self) -> list[TableInfo]:
         """This server's tables and (in a cluster) the open tables the others own."""
-        listed = self.listing()
-        if self.cluster is None:
-            return listed
-        others = [t for t in await self.cluster.open_tables() if t not in self.tables]
-        return listed + await asyncio.to_thread(self._remote_infos, others)
+        return (await self.listing_page(None, None))[0]
+
+    async def listing_page(self, after: str | None, limit: int | None
+                           ) -> tuple[list[TableInfo], str | None]:
+        """Up to `limit` tables with ids above `after`, in id order, and the id to continue
+        after (None: this was the last page). Bounded so that one `list_tables` costs the
+        same with ten tables or ten thousand (finding: 356 KB replies at 45/s)."""
+        ids = set(self.tables)
+        if self.cluster is not None:
+            ids.update(await self.cluster.open_tables())
+        ordered = sorted(t for t in ids if after is None or t > after)
+        page = ordered if limit is None else ordered[:limit]
+        more = page[-1] if limit is not None and len(ordered) > limit else None
+        others = [t for t in page if t not in self.tables]
+        remote = {i.table_id: i for i in await asyncio.to_thread(self._remote_infos, others)} \
+            if others else {}
+        out = [self.info(self.tables[t]) if t in self.tables else remote[t]
+               for t in page if t in self.tables or t in remote]
+        return out, more
 
     def _remote_infos(self, table_ids: list[str]) -> list[TableInfo]:
         out = []
