@@ -1,0 +1,247 @@
+"""The calibration report over stored matches: every observer, every position, every model.
+
+For each match (of the chosen variant), each observer (every seat and the spectator) folds
+its own view of the log (`Game.view`) into the game's exact belief (`Game.belief`): the
+`uniform` model. At every position where someone is to move (calibration.truth) its marginals
+are scored against who really held each item then. For dominoes without a boneyard the
+`behaviour:greedy` model is scored at the same positions (calibration.weighted), its β fitted
+first on the same matches (calibration.temperature); the two are compared position by
+position, with an interval clustered by hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from archive.matches import load_match_log, match_ids
+from calibration import behaviour as bhv
+from calibration.scores import Scorecard, paired_difference, uncertain_items
+from calibration.temperature import Choice, Fit, choices, fit_players
+from calibration.truth import Moment, moments, tile_name
+from calibration.weighted import behaviour_belief
+from games.dominoes.belief_two import TwoPlayerBelief
+from games.dominoes.tiles import parse_tile
+from games.dominoes.variants import VARIANTS as DOMINO_VARIANTS
+from games.interface import SPECTATOR, Game
+from games.registry import GAMES, Registry
+from inference.belief import Belief
+from inference.sampler import DealSampler
+from storage.store import EventStore
+
+UNIFORM = "uniform"
+
+
+@dataclass
+class Options:
+    variant: str | None = None
+    behaviour: bool = True
+    samples: int = 64
+    """Importance samples per position."""
+    exact_budget: int = 2000
+    """Positions with at most this many consistent deals are listed and weighted exactly."""
+    seed: int = 0
+    max_matches: int | None = None
+
+
+@dataclass
+class StoredMatch:
+    match_id: str
+    game: Game
+    variant: str
+    events: list[Any]
+    players: dict[str, str]
+
+
+@dataclass
+class Report:
+    variant: str | None
+    matches: int = 0
+    positions: int = 0
+    cards: dict[str, Scorecard] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)
+    fits: list[Fit] = field(default_factory=list)
+    behaviour_positions: int = 0
+    exact_positions: int = 0
+    ess: list[float] = field(default_factory=list)
+    stderr_max: list[float] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        models = {name: {"label": self.labels.get(name, name), **card.to_dict()}
+                  for name, card in self.cards.items()}
+        out: dict[str, Any] = {"variant": self.variant, "matches": self.matches,
+                               "positions": self.positions, "models": models}
+        if bhv.MODEL in self.cards:
+            ess = sorted(self.ess)
+            models[bhv.MODEL]["fits"] = [f.to_dict() for f in self.fits]
+            models[bhv.MODEL]["importance"] = {
+                "positions": self.behaviour_positions,
+                "exact_positions": self.exact_positions,
+                "ess_median": ess[len(ess) // 2] if ess else None,
+                "ess_p10": ess[len(ess) // 10] if ess else None,
+                "stderr_max_median": sorted(self.stderr_max)[len(self.stderr_max) // 2]
+                if self.stderr_max else None,
+            }
+            out["comparison"] = {
+                "log_loss_behaviour_minus_uniform":
+                    paired_difference(self.cards[UNIFORM], self.cards[bhv.MODEL], cluster=2),
+            }
+        return out
+
+
+def stored_matches(store: EventStore, games: Registry = GAMES, variant: str | None = None,
+                   limit: int | None = None) -> list[StoredMatch]:
+    """Finished or not, every match of `variant` (every match when None), oldest id first."""
+    out = []
+    for match_id in sorted(match_ids(store)):
+        log = load_match_log(store, match_id, games=games)
+        first = log.game.event_to_dict(log.events[0])
+        if variant is not None and first.get("variant") != variant:
+            continue
+        out.append(StoredMatch(match_id, log.game, str(first.get("variant")), log.events,
+                               dict(first.get("players") or {})))
+        if limit is not None and len(out) >= limit:
+            break
+    return out
+
+
+def by_item(marginals: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
+    """holder -> item -> p, turned into item -> holder -> p."""
+    out: dict[str, dict[str, float]] = {}
+    for holder, row in marginals.items():
+        for item, p in row.items():
+            out.setdefault(item, {})[holder] = float(p)
+    return out
+
+
+def behaviour_modelled(match: StoredMatch) -> bool:
+    variant = DOMINO_VARIANTS.get(match.variant)
+    return match.game.name == "dominoes" and variant is not None and not variant.draws
+
+
+def fit(matches: Iterable[StoredMatch]) -> tuple[Fit, dict[str, Fit]]:
+    """β per player (and pooled) from every choice in the matches the model covers."""
+    data: list[Choice] = []
+    for match in matches:
+        if not behaviour_modelled(match):
+            continue
+        for start, stop in bhv.hands_of(match.events):
+            data.extend(choices(bhv.hand_decisions(match.events, start, stop, match.players)))
+    return fit_players(data)
+
+
+def calibrate(store: EventStore, options: Options, games: Registry = GAMES) -> Report:
+    matches = stored_matches(store, games, options.variant, options.max_matches)
+    report = Report(options.variant, matches=len(matches))
+    report.cards[UNIFORM] = Scorecard()
+    betas: dict[str, float] = {}
+    default = 0.0
+    modelled = options.behaviour and any(behaviour_modelled(m) for m in matches)
+    if modelled:
+        pooled, per = fit(matches)
+        report.fits = [pooled, *per.values()]
+        betas = {name: f.beta for name, f in per.items()}
+        default = pooled.beta
+        report.cards[bhv.MODEL] = Scorecard()
+        report.labels[bhv.MODEL] = bhv.LABEL
+    rng = random.Random(options.seed)
+    for match in matches:
+        score_match(match, report, betas if modelled else None, default, options, rng)
+    return report
+
+
+def _observers(match: StoredMatch) -> list[str]:
+    return [*match.game.variants()[match.variant].seats, SPECTATOR]
+
+
+def score_match(match: StoredMatch, report: Report, betas: Mapping[str, float] | None,
+                default: float, options: Options, rng: random.Random) -> None:
+    game = match.game
+    at: dict[int, Moment] = {m.index: m for m in moments(game, match.events)}
+    likelihoods: dict[int, bhv.HandLikelihood] = {}
+    with_behaviour = betas is not None and behaviour_modelled(match)
+    if with_behaviour:
+        assert betas is not None
+        for start, stop in bhv.hands_of(match.events):
+            decisions = bhv.hand_decisions(match.events, start, stop, match.players)
+            likelihood = bhv.HandLikelihood(decisions, betas, default)
+            for index in range(start, stop):
+                likelihoods[index] = likelihood
+    for observer in _observers(match):
+        belief = game.belief(observer, match.variant)
+        raw = _raw_belief(observer, match.variant) if with_behaviour else None
+        for index, event in enumerate(match.events):
+            seen = game.view(event, observer)
+            belief.apply(seen)
+            if raw is not None:
+                raw.apply(seen)
+            moment = at.get(index)
+            if moment is None:
+                continue
+            snapshot = belief.snapshot_dict()
+            if snapshot.get("status") != "live":
+                continue
+            uniform = by_item(snapshot.get("marginals") or {})
+            key = (match.match_id, str(moment.hand), observer, str(index))
+            card = report.cards[UNIFORM]
+            before = card.overall.positions
+            card.add_position(key, moment.move, uniform, moment.holders)
+            if card.overall.positions == before:
+                continue  # nothing uncertain here
+            report.positions += 1
+            if raw is not None:
+                _score_behaviour(report, raw, likelihoods[index], observer, index, moment, key,
+                                 uniform, snapshot, options, rng)
+
+
+def _raw_belief(observer: str, variant: str) -> Belief | TwoPlayerBelief:
+    """The dominoes belief itself: the exact sampler needs its position and condition."""
+    rules = DOMINO_VARIANTS[variant]
+    return Belief(observer, rules) if rules.partnership else TwoPlayerBelief(observer, rules)
+
+
+def _score_behaviour(report: Report, raw: Belief | TwoPlayerBelief,
+                     likelihood: bhv.HandLikelihood, observer: str, index: int,
+                     moment: Moment, key: tuple[str, ...],
+                     uniform: dict[str, dict[str, float]], snapshot: Mapping[str, Any],
+                     options: Options, rng: random.Random) -> None:
+    sampler = DealSampler.of(raw)
+    remaining = snapshot.get("remaining") or {}
+    consistent = snapshot.get("consistent_deals")
+    weighted = behaviour_belief(
+        uniform, int(consistent) if consistent is not None else None, remaining, parse_tile,
+        tile_name, sampler, lambda deal: likelihood.log_weight(deal, index + 1, observer), rng,
+        options.samples, options.exact_budget)
+    report.cards[bhv.MODEL].add_position(key, moment.move, weighted.marginals, moment.holders,
+                                         uncertain_items(uniform))
+    report.behaviour_positions += 1
+    report.exact_positions += weighted.exact
+    report.ess.append(weighted.ess)
+    report.stderr_max.append(max((e for row in weighted.stderr.values() for e in row.values()),
+                                 default=0.0))
+
+
+def summary_lines(result: Mapping[str, Any]) -> list[str]:
+    """The report for a person: one line per model, then the comparison."""
+    lines = [f"{result['variant'] or 'every variant'}: {result['matches']} matches, "
+             f"{result['positions']} positions (every observer, someone to move)"]
+    for name, model in result["models"].items():
+        lines.append(f"  {name:<18} log loss {model['log_loss']:.4f} nats  Brier "
+                     f"{model['brier']:.4f}  over {model['items']} uncertain tile-positions")
+        bins = [b for b in model["reliability"] if b["count"]]
+        inside = sum(1 for b in bins if b["consistent"])
+        lines.append(f"  {'':<18} reliability: {inside} of {len(bins)} bins hold their mean "
+                     "prediction inside the Wilson 95% interval")
+    comparison = result.get("comparison", {}).get("log_loss_behaviour_minus_uniform")
+    if comparison:
+        low, high = comparison["ci95"]
+        lines.append(f"  behaviour − uniform log loss: {comparison['difference']:+.4f} nats "
+                     f"[{low:+.4f}, {high:+.4f}] over {comparison['hands']} hands "
+                     f"({comparison['positions']} paired positions)")
+    fits: Sequence[Mapping[str, Any]] = result["models"].get(bhv.MODEL, {}).get("fits", [])
+    for f in fits:
+        lines.append(f"  β[{f['player']}] = {f['beta']} ± {f['beta_stderr']} "
+                     f"({f['choices']} choices{', at the bound' if f['at_bound'] else ''})")
+    return lines

@@ -1,0 +1,103 @@
+"""`domino-oracle calibrate --db DB [--variant V] [--json]`: how good the shown odds were.
+
+Every stored match, every observer, every position with someone to move: the exact uniform
+belief (and, for dominoes without a boneyard, the behaviour-aware belief) scored against the
+hands revealed at the hand's end (calibration/). `--picture FILE.png|svg` draws the
+reliability diagram and the loss by move. `--play N --bots ...` first stores N matches of
+strategy's bots (greedy, pimc, random; one name per seat for a mixed table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from archive.matches import ArchiveError, save_matches
+from calibration.botmatches import bot_matches
+from calibration.picture import draw
+from calibration.report import Options, calibrate, summary_lines
+from calibration.truth import NotRevealed
+from clients.cli import CommandError
+from clients.store_option import add_db_option, open_store
+from games.interface import UnknownGame
+from strategy.bots import UnknownBotError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "calibrate", help="score the shown probabilities against the revealed hands",
+        description="Log loss, Brier score and reliability of each belief model over stored "
+                    "matches, at every position and for every observer.")
+    add_db_option(parser)
+    parser.add_argument("--variant", help="only matches of this variant (default: all)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--picture", type=Path, metavar="FILE",
+                        help="also draw the report (.png or .svg)")
+    parser.add_argument("--uniform-only", action="store_true",
+                        help="skip the behaviour-aware model (much faster)")
+    parser.add_argument("--samples", type=int, default=64,
+                        help="importance samples per position for the behaviour model")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (sampling, --play)")
+    parser.add_argument("--limit", type=int, help="score at most this many matches")
+    parser.add_argument("--play", type=int, metavar="N",
+                        help="first store N matches of --bots in --db (dominoes)")
+    parser.add_argument("--bots", default="greedy",
+                        help="with --play: one bot for every seat, or one per seat in turn "
+                             "order, comma-separated (random, greedy, pimc)")
+    parser.add_argument("--target", type=int, default=1,
+                        help="with --play: points to win a match (1: about one hand each)")
+    parser.add_argument("--pimc-seconds", type=float, default=0.05,
+                        help="with --play: pimc's time per decision")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.samples < 1:
+        raise CommandError("--samples must be at least 1")
+    if args.variant is not None:
+        try:
+            args.games.variant(args.variant)
+        except UnknownGame as error:
+            raise CommandError(str(error)) from None
+    if args.play:
+        _play(args)
+    options = Options(args.variant, behaviour=not args.uniform_only, samples=args.samples,
+                      seed=args.seed, max_matches=args.limit)
+    with open_store(args.db) as store:
+        try:
+            result = calibrate(store, options, args.games).to_dict()
+        except (NotRevealed, ArchiveError) as error:
+            raise CommandError(str(error)) from None
+    if not result["matches"]:
+        raise CommandError(f"no stored matches{' of ' + args.variant if args.variant else ''} "
+                           f"in {args.db}")
+    if args.picture is not None:
+        draw([result], args.picture)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print("\n".join(summary_lines(result)))
+        if args.picture is not None:
+            print(f"picture: {args.picture}")
+    return 0
+
+
+def _play(args: argparse.Namespace) -> None:
+    if args.variant is None or args.games.game_of_variant(args.variant).name != "dominoes":
+        raise CommandError("--play needs a dominoes --variant")
+    if args.target < 1:
+        raise CommandError("--target must be at least 1")
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    options = {"pimc": {"seconds": args.pimc_seconds, "samples": 8}}
+    try:
+        matches = list(bot_matches(args.variant, bots, args.play, args.seed, args.target,
+                                   options))
+    except (UnknownBotError, ValueError) as error:
+        raise CommandError(str(error)) from None
+    with open_store(args.db, create=True) as store:
+        try:
+            save_matches(store, matches, args.games)
+        except ArchiveError as error:
+            raise CommandError(f"{error} (matches cal-{args.seed}-* are stored already: "
+                               "another --seed plays other matches)") from None
