@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from games.clue.game import CLUE
 from games.dominoes.game import DOMINOES
 from games.interface import Game, UnknownGame, VariantInfo
 from games.texas42.game import TEXAS42
@@ -61,5 +62,5 @@ class Registry:
             raise UnknownGame(f"unknown variant {variant!r} (known: {known})") from None
 
 
-GAMES = Registry([DOMINOES, TEXAS42])
+GAMES = Registry([DOMINOES, CLUE, TEXAS42])
 """The games this server hosts: one line per game."""

@@ -1,0 +1,1 @@
+"""Clue (Cluedo) on the game interface: suggestions, private refutations, exact beliefs."""

@@ -1,0 +1,106 @@
+"""The event log of a Clue match: every change is one of these, appended, never edited.
+
+Hidden information lives in three fields only: `dealt.hands` (each seat sees its own),
+`dealt.envelope` and `dealt.secret` (the referee's), `card_shown.card` (the suggester and the
+refuter) and `accused.envelope` (the accuser, after a wrong accusation). `games.clue.audience`
+blanks them for everyone else. Unknown fields are refused so a typo in an imported log is an
+error, not silently dropped data.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+GAME = "clue"
+
+Secret = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+SeatName = Annotated[str, Field(pattern=r"^P[1-6]$")]
+Card = Annotated[str, Field(min_length=1, max_length=32)]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    seq: int = Field(0, ge=0)
+
+
+class MatchStarted(_Event):
+    type: Literal["match_started"] = "match_started"
+    game: Literal["clue"] = GAME
+    match_id: str = Field(min_length=1, max_length=64)
+    variant: str
+    players: dict[SeatName, str]
+
+
+class Dealt(_Event):
+    """Hand sizes are public; each hand is its seat's; the envelope and secret the referee's."""
+
+    type: Literal["dealt"] = "dealt"
+    hand_sizes: dict[SeatName, int]
+    hands: dict[SeatName, list[Card] | None]
+    envelope: list[Card] | None = None
+    secret: Secret | None = None
+
+
+class Suggested(_Event):
+    """A suggestion and its public outcome: who could not refute, and who refutes (if any)."""
+
+    type: Literal["suggested"] = "suggested"
+    seat: SeatName
+    suspect: Card
+    weapon: Card
+    room: Card
+    passed: list[SeatName]
+    refuter: SeatName | None
+
+
+class CardShown(_Event):
+    """The refuter shows one card to the suggester: the card is theirs to see only."""
+
+    type: Literal["card_shown"] = "card_shown"
+    seat: SeatName
+    to: SeatName
+    card: Card | None
+
+
+class Accused(_Event):
+    """An accusation checked against the envelope; a wrong one shows it to the accuser."""
+
+    type: Literal["accused"] = "accused"
+    seat: SeatName
+    suspect: Card
+    weapon: Card
+    room: Card
+    correct: bool
+    envelope: list[Card] | None = None
+
+
+class TurnPassed(_Event):
+    type: Literal["turn_passed"] = "turn_passed"
+    seat: SeatName
+    to: SeatName
+
+
+class MatchEnded(_Event):
+    """The envelope is opened for everyone."""
+
+    type: Literal["match_ended"] = "match_ended"
+    winner: SeatName | None
+    envelope: list[Card]
+
+
+ClueEvent = Annotated[MatchStarted | Dealt | Suggested | CardShown | Accused | TurnPassed
+                      | MatchEnded, Field(discriminator="type")]
+ADAPTER: TypeAdapter[Any] = TypeAdapter(ClueEvent)
+EVENT_TYPES = (MatchStarted, Dealt, Suggested, CardShown, Accused, TurnPassed, MatchEnded)
+
+
+def parse_event(data: dict[str, Any] | str | bytes) -> Any:
+    if isinstance(data, str | bytes):
+        return ADAPTER.validate_json(data)
+    return ADAPTER.validate_python(data)
+
+
+def event_to_dict(event: Any) -> dict[str, Any]:
+    return event.model_dump(mode="json")
