@@ -149,7 +149,7 @@ def list_matches(store: EventStore, limit: int = 200) -> list[dict[str, Any]]:
         last = store.read(info.stream, after_seq=info.last_seq - 1)[0]
         finished = last.type == "match_ended"
         scores = last.payload.get("scores") if last.type in ("hand_ended", "match_ended") \
-            else None
+            else _latest_scores(store, info.stream, first[0].payload.get("variant"))
         out.append({
             "match_id": info.stream,
             "variant": first[0].payload.get("variant"),
@@ -183,6 +183,13 @@ def summarize(store: EventStore, match_id: str) -> MatchSummary:
         None)
     scores = dict(scored.payload["scores"]) if scored is not None else _no_scores(variant)
     return MatchSummary(match_id, variant, status, scores, last_seq)
+
+
+def _latest_scores(store: EventStore, match_id: str, variant: Any) -> dict[str, int]:
+    """A match in play: the scores of its latest event that has them, else every side at 0."""
+    scored = next((e for e in reversed(store.read(match_id))
+                   if isinstance(e.payload.get("scores"), dict)), None)
+    return dict(scored.payload["scores"]) if scored is not None else _no_scores(str(variant))
 
 
 def _no_scores(variant: str) -> dict[str, int]:

@@ -28,6 +28,8 @@ class TableConfig:
     scoring: Scoring = "losers"
     bots: dict[Seat, str] = field(default_factory=dict)
     advice: bool = False
+    turn_clock: float | None = None
+    """Seconds a person may take over a move before a stand-in plays it (None: no clock)."""
 
     def record(self) -> dict[str, Any]:
         return {"type": CREATED, **asdict(self)}

@@ -90,6 +90,10 @@ class CreateTable(_Command):
     advice: bool = Field(
         False, description="Offer move advice (`advise`) to the seated players at this table."
     )
+    turn_clock: float | None = Field(
+        None, ge=1, le=600, description="Seconds a person may take over a move; then a "
+        "stand-in bot makes that move for them (null: no clock)."
+    )
 
 
 LIST_PAGE = 100
@@ -202,6 +206,22 @@ class TableInfo(_Message):
     )
     status: TableStatus
     spectators: int
+    turn_clock: float | None = Field(None, description="The table's turn clock in seconds "
+                                                       "(null: none).")
+    clocks: dict[Seat, float] = Field(
+        default_factory=dict, description="Running turn clocks: seat -> when it started "
+        "(Unix time, seconds).")
+    stand_ins: list[StandInMove] = Field(
+        default_factory=list, description="Moves stand-in bots made for people, oldest first.")
+
+
+class StandInMove(_Message):
+    """A move a stand-in bot made for a person: the event's seq, the seat, and why."""
+
+    seq: int
+    seat: Seat
+    reason: Literal["clock", "away"] = Field(
+        description="clock: the turn clock ran out; away: disconnected past the grace period.")
 
 
 class Tables(_Reply):

@@ -34,7 +34,7 @@ from server.metrics import Metrics
 from server.protocol import ProtocolError
 from server.table_game import TableGame
 from server.tables.bots import SeatBot, policy_for, stand_in_for
-from server.tables.seats import new_token, token_digest, token_matches
+from server.tables.seats import STOOD_IN, StandIn, new_token, token_digest, token_matches
 from storage import AsyncEventStore, ConcurrencyConflict
 
 T = TypeVar("T")
@@ -126,6 +126,16 @@ class Table:
         self.bots: dict[Seat, SeatBot] = {}
         self.workers: Mapping[str, BeliefHandle] = {}
         self._timers: dict[Seat, asyncio.TimerHandle] = {}
+        self.turn_clock: float | None = getattr(config, "turn_clock", None)
+        """Seconds a person may take over a move (None: no clock); then a stand-in plays it."""
+        self._clocks: dict[Seat, tuple[int, asyncio.TimerHandle]] = {}
+        """Running turn clocks: seat -> (the seq its turn began after, the timer)."""
+        self.clock_started: dict[Seat, float] = {}
+        """When each running clock started (time.time()), for the lobby's listing."""
+        self._one_move: set[Seat] = set()
+        """Seats whose stand-in plays one move (the clock ran out), not the rest of the match."""
+        self.stood_in: list[StandIn] = []
+        """Moves stand-in bots made for people, oldest first (kept in the seats stream)."""
         self._deal_pending = False
         self._queue: asyncio.Queue[_Job | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -158,6 +168,8 @@ class Table:
         self.side_seq = 1 + len(stored.records)  # the config record, then the claims
         for seat, record in stored.latest_claims().items():
             self.seats[seat] = SeatRecord(record["name"], None, record["token_sha256"])
+        self.stood_in = [StandIn.from_record(r) for r in stored.records
+                         if r.get("type") == STOOD_IN]
         for event in events:
             self.state = self.game.game.evolve(self.state, event)
             self.log.append(event)
@@ -186,6 +198,7 @@ class Table:
         for handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
+        self._stop_clocks()
         if self._retire_handle is not None:
             self._retire_handle.cancel()
         if self._retry_handle is not None:
@@ -409,6 +422,7 @@ class Table:
             for handle in self._timers.values():
                 handle.cancel()
             self._timers.clear()
+            self._stop_clocks()
             self._schedule_retire()
 
     def _schedule_retire(self) -> None:
@@ -427,12 +441,25 @@ class Table:
 
     async def _bot_act(self, seat: Seat, command: Any) -> None:
         try:
-            await self.apply(seat, command, None)
+            seq = await self.apply(seat, command, None)
+            if self.is_person(seat):  # a stand-in's move: said to everyone, kept
+                reason = "clock" if seat in self._one_move else "away"
+                if seat in self._one_move:
+                    self._one_move.discard(seat)
+                    self.bots[seat].deactivate()  # one move: the person plays the next
+                await self.call(lambda: self._record_stand_in(StandIn(seq, seat, reason)))
         except (RuleViolation, ProtocolError):
             pass  # overtaken (a stale move, the table reloading): the next event wakes it
         except Exception as error:  # the store failed: the move was not made; try again
             log("bot_move_failed", table=self.table_id, seat=seat, error=error)
             self._retry_later()
+
+    async def _record_stand_in(self, move: StandIn) -> None:
+        await self.store.append(seats_stream(self.table_id), self.side_seq, [move.record()])
+        self.side_seq += 1
+        self.stood_in.append(move)
+        log("stand_in_moved", table=self.table_id, seat=move.seat, seq=move.seq,
+            reason=move.reason)
 
     def is_person(self, seat: Seat) -> bool:
         record = self.seats.get(seat)
@@ -451,8 +478,10 @@ class Table:
         for seat in list(self.autopilot):
             if self.connected[seat] > 0:
                 self.autopilot.discard(seat)
-                self.bots[seat].deactivate()
+                if seat not in self._one_move:
+                    self.bots[seat].deactivate()
                 log("stand_in_off", table=self.table_id, seat=seat)
+        self._review_clocks()
         for seat in list(self._timers):
             if self.connected[seat] > 0:
                 self._timers.pop(seat).cancel()
@@ -469,6 +498,45 @@ class Table:
                 self._timers[turn] = asyncio.get_running_loop().call_later(
                     self.options.grace, self._grace_over, turn
                 )
+
+    def _review_clocks(self) -> None:
+        """The turn clock (a per-table option): every person to act gets `turn_clock`
+        seconds per move, connected or not; a clock stops when its seat has moved."""
+        state = self.state
+        playing = state is not None and not self._closing and self.status == "playing"
+        to_act = set(self.game.game.to_act(state)) if playing else set()
+        for seat, (seq, handle) in list(self._clocks.items()):
+            if seat not in to_act or seq != self.last_seq or seat in self.autopilot:
+                handle.cancel()
+                del self._clocks[seat]
+                self.clock_started.pop(seat, None)
+        if not self.turn_clock:
+            return
+        for seat in to_act:
+            if self.is_person(seat) and seat not in self.autopilot and seat not in self._clocks:
+                handle = asyncio.get_running_loop().call_later(
+                    self.turn_clock, self._clock_over, seat, self.last_seq)
+                self._clocks[seat] = (self.last_seq, handle)
+                self.clock_started[seat] = time.time()
+
+    def _stop_clocks(self) -> None:
+        for _, handle in self._clocks.values():
+            handle.cancel()
+        self._clocks.clear()
+        self.clock_started.clear()
+
+    def _clock_over(self, seat: Seat, seq: int) -> None:
+        """The clock ran out: a stand-in makes this one move for the person."""
+        self._clocks.pop(seat, None)
+        self.clock_started.pop(seat, None)
+        if self._closing or self.status != "playing" or self.last_seq != seq:
+            return
+        log("turn_clock_out", table=self.table_id, seat=seat, seq=seq)
+        self._one_move.add(seat)
+        bot = self.bots.get(seat)
+        if bot is None:
+            bot = self._add_bot(seat, stand_in_for(self.game), active=False)
+        bot.activate()
 
     def _grace_over(self, seat: Seat) -> None:
         self._timers.pop(seat, None)

@@ -24,7 +24,7 @@ from games.registry import Registry as Games
 from server.feeds.bus import Bus
 from server.logs import log
 from server.metrics import Metrics
-from server.protocol import CreateTable, ProtocolError, TableInfo
+from server.protocol import CreateTable, ProtocolError, StandInMove, TableInfo
 from server.strategy_processes import STRATEGY_GAMES
 from server.table_game import TableGame
 from server.tables.archived import ArchivedTable
@@ -193,6 +193,7 @@ class Registry:
             scoring=request.scoring,
             bots=dict(request.bots),
             advice=request.advice,
+            turn_clock=request.turn_clock,
         )
         if self.cluster is not None:
             await self.cluster.claim_new(config.table_id)
@@ -214,6 +215,10 @@ class Registry:
             game=table.game.name,
             status=table.status,  # type: ignore[arg-type]
             spectators=table.spectators,
+            turn_clock=table.turn_clock,
+            clocks=dict(table.clock_started),
+            stand_ins=[StandInMove(seq=m.seq, seat=m.seat, reason=m.reason)
+                       for m in table.stood_in],
         )
 
     def listing(self) -> list[TableInfo]:

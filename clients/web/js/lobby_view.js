@@ -4,7 +4,7 @@
 
 import { Connection } from "./conn.js";
 import { DEFAULT_GAME, allRenderers, gameOf } from "./games/registry.js";
-import { getItem, setItem } from "./store.js";
+import { getItem, heldSeats, setItem } from "./store.js";
 import { esc, setConn, toast } from "./ui.js";
 
 // The server's table bots (strategy.TABLE_BOTS); pimc thinks up to ~0.6 s a move.
@@ -34,11 +34,13 @@ export function lobbyView(root) {
     `<form id="create" class="create"><h2>New table</h2>` +
     `<div class="row"><label>Variant <select name="variant">${variants.map(option).join("")}</select></label>` +
     `<label>Target <input name="target" type="number" min="1" max="10000" value="100"></label>` +
-    `<label>Scoring <select name="scoring"><option value="losers">losers' pips</option><option value="all">all pips</option></select></label></div>` +
+    `<label>Scoring <select name="scoring"><option value="losers">losers' pips</option><option value="all">all pips</option></select></label>` +
+    `<label>Turn clock <input name="clock" type="number" min="1" max="600" step="1" placeholder="none" title="seconds a player may take over a move; then a stand-in bot plays it"> s</label></div>` +
     `<fieldset class="row" id="seats">${seatsHtml(variants[0])}</fieldset>` +
     `<label class="check"><input type="checkbox" name="advice" checked> Move advice for seated players ` +
     `<span class="muted">(an optimistic, perfect-information estimate of each legal move; everyone at the table may ask)</span></label>` +
     `<button type="submit" class="primary">Create table</button></form></section>` +
+    `<section class="card" id="yours-card" hidden><h2>Your tables</h2><div id="yours"></div></section>` +
     `<section class="card"><div class="row spread"><h2>Open tables</h2><button type="button" id="refresh">Refresh</button></div>` +
     `<div id="tables" aria-live="polite"><p class="muted">Loading…</p></div></section></div>`;
 
@@ -67,7 +69,26 @@ export function lobbyView(root) {
     return known ? known.label : t.variant;
   }
 
+  // The seats this browser holds (a token): Resume, or the replay once the table is gone.
+  function renderYours(tables) {
+    const held = heldSeats();
+    const card = root.querySelector("#yours-card");
+    card.hidden = !held.length;
+    const listed = new Map(tables.map((t) => [t.table_id, t]));
+    root.querySelector("#yours").innerHTML = `<ul class="yours">${held.slice(0, 10).map((h) => {
+      const t = listed.get(h.table_id);
+      const id = encodeURIComponent(h.table_id);
+      const game = t && t.game ? `&game=${encodeURIComponent(t.game)}` : "";
+      const what = t ? `${esc(variantLabel(t))} · ${esc(t.status)}` : "no longer open";
+      const go = t ? `<a class="button small" href="#table=${id}&seat=${encodeURIComponent(h.seat)}${game}" data-resume="${esc(h.seat)}">Resume ${esc(h.seat)}</a>`
+        : `<a class="button small" href="#replay=${id}">Replay</a>`;
+      return `<li data-table="${esc(h.table_id)}"><code>${esc(h.table_id)}</code> seat ${esc(h.seat)} · ${what} ${go}</li>`;
+    }).join("")}</ul>`;
+  }
+
   function renderTables(tables) {
+    renderYours(tables);
+    const held = heldSeats();
     if (!tables.length) {
       tablesEl.innerHTML = `<p class="muted">No tables yet: create one.</p>`;
       return;
@@ -81,10 +102,12 @@ export function lobbyView(root) {
             ? `<span class="seat-tag">${esc(s)}: ${esc(who)}</span>`
             : `<a class="button small" href="#table=${encodeURIComponent(t.table_id)}&seat=${encodeURIComponent(s)}${game}" data-join="${esc(s)}">Join ${esc(s)}</a>`;
         }).join(" ");
+        const mine = held.filter((h) => h.table_id === t.table_id && h.seat in t.seats).map((h) =>
+          `<a class="button small primary" href="#table=${encodeURIComponent(t.table_id)}&seat=${encodeURIComponent(h.seat)}${game}" data-resume="${esc(h.seat)}">Resume ${esc(h.seat)}</a>`).join(" ");
         return `<tr data-table="${esc(t.table_id)}"><td data-label="Table"><code>${esc(t.table_id)}</code></td>` +
           `<td data-label="Variant">${esc(variantLabel(t))}</td><td class="seats" data-label="Seats">${seats}</td>` +
           `<td data-label="Status">${esc(t.status)}</td><td data-label="Spectators">${t.spectators}</td>` +
-          `<td class="go"><a class="button small" href="#watch=${encodeURIComponent(t.table_id)}${game}">Watch</a></td></tr>`;
+          `<td class="go">${mine} <a class="button small" href="#watch=${encodeURIComponent(t.table_id)}${game}">Watch</a></td></tr>`;
       }).join("") + `</tbody></table>`;
   }
 
@@ -117,6 +140,7 @@ export function lobbyView(root) {
       const r = await conn.request({
         type: "create_table", variant: variant.name, target: Number(data.get("target")) || 100,
         scoring: data.get("scoring"), bots, advice: data.get("advice") === "on",
+        ...(Number(data.get("clock")) > 0 ? { turn_clock: Number(data.get("clock")) } : {}),
       });
       const game = variant.renderer.game === DEFAULT_GAME ? "" : `&game=${encodeURIComponent(variant.renderer.game)}`;
       location.hash = (mine ? `table=${r.table_id}&seat=${mine}` : `watch=${r.table_id}`) + game;

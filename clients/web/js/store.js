@@ -162,3 +162,14 @@ export function prune(tableId = null, seat = null) {
   }
   for (const { k } of byAge(tokens).slice(MAX_TOKENS - (seat ? 1 : 0))) removeItem(k);
 }
+
+// The seats this browser holds a token for, most recent first: [{table_id, seat, saved_at}]
+// (the lobby's "your tables", with Resume).
+export function heldSeats() {
+  const out = [];
+  for (const k of keys(TOKEN)) {
+    const d = parse(getItem(k));
+    if (d && d.table_id && d.seat && d.token) out.push({ table_id: d.table_id, seat: d.seat, saved_at: Number(d.saved_at) || 0 });
+  }
+  return out.sort((a, b) => b.saved_at - a.saved_at);
+}

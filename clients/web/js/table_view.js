@@ -58,14 +58,23 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
   root.innerHTML =
     `<div class="table-view${overlayOn ? "" : " no-overlay"}" data-audience="${audience}" data-game="${esc(renderer.game)}">` +
     `<div class="board-wrap"><div class="table-head"><h1>${me ? `Table ${esc(tableId)} · you are ${me}` : `Watching table ${esc(tableId)}`}</h1>` +
-    `<a href="#">Lobby</a></div><div id="board"></div>` +
+    `<a href="#">Lobby</a></div><div id="people" class="people"><p id="clock" class="clock" aria-live="off"></p>` +
+    `<div id="invites"></div><section id="stand-in-note" class="stand-in-note" role="status" hidden></section></div><div id="board"></div>` +
     `<section class="move-log" aria-label="latest moves"><h2>Latest moves</h2><ol id="log"></ol></section></div>` +
     `<aside id="overlay" class="overlay" aria-label="probabilities"></aside></div>`;
   const view = root.firstElementChild;
   const boardEl = root.querySelector("#board");
   const overlayEl = root.querySelector("#overlay");
   const logEl = root.querySelector("#log");
+  const clockEl = root.querySelector("#clock");
+  const invitesEl = root.querySelector("#invites");
+  const noteEl = root.querySelector("#stand-in-note");
   renderer.attachOverlay(overlayEl);
+  let failed = false; // the seat or table could not be had: no table is drawn
+  app.info = null; // this table's `tables` entry: names, open seats, clock, stand-ins
+  app.standIns = new Map(); // seq -> {seat, reason}: moves stand-in bots made for people
+  let returnedAt = null; // the seq this seat came back after (resume): the summary's start
+  const noted = new Set(); // the stand-in moves for me already in the note
 
   let saveTimer = null;
   function save() {
@@ -81,9 +90,137 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     app, me, tableId, boardEl, overlayEl, overlayOn: () => overlayOn, askAdvice,
   });
 
+  // "played by a stand-in for South (the clock ran out)": everyone sees who played for whom
+  function standInWords(seq) {
+    const m = app.standIns.get(seq);
+    if (!m) return "";
+    return ` — a stand-in played for ${renderer.seatName(m.seat)} (${m.reason === "clock" ? "the clock ran out" : "away"})`;
+  }
+
   function renderLog() {
     logEl.innerHTML = app.events.slice(-LOG_LENGTH).reverse()
-      .map((ev) => `<li data-seq="${ev.seq}" data-type="${esc(ev.type)}">${esc(renderer.describe(ev))}</li>`).join("");
+      .map((ev) => `<li data-seq="${ev.seq}" data-type="${esc(ev.type)}"${app.standIns.has(ev.seq) ? " data-stand-in" : ""}>` +
+        `${esc(renderer.describe(ev))}${esc(standInWords(ev.seq))}</li>`).join("");
+  }
+
+  // -- playing with people: names, invites, the turn clock, stand-ins ----------------------
+
+  const seatLink = (seat) => {
+    const game = renderer.game === "dominoes" ? "" : `&game=${encodeURIComponent(renderer.game)}`;
+    return `${location.origin}${location.pathname}#table=${encodeURIComponent(tableId)}&seat=${encodeURIComponent(seat)}${game}`;
+  };
+
+  function renderInvites() {
+    const info = app.info;
+    const open = info && info.status === "waiting" ? Object.keys(info.seats).filter((s) => info.seats[s] === null) : [];
+    invitesEl.innerHTML = open.map((seat) =>
+      `<div class="invite" data-seat="${esc(seat)}"><span>${esc(renderer.seatName(seat))} is open — invite a friend:</span> ` +
+      `<input readonly value="${esc(seatLink(seat))}" aria-label="invite link for ${esc(renderer.seatName(seat))}">` +
+      `<button type="button" data-copy="${esc(seat)}">Copy link</button></div>`).join("");
+  }
+
+  function renderClock() {
+    const info = app.info;
+    const running = info && info.turn_clock ? Object.entries(info.clocks || {}) : [];
+    if (!running.length || app.state.phase === "finished") {
+      clockEl.textContent = info && info.turn_clock ? `Turn clock: ${info.turn_clock} s a move.` : "";
+      clockEl.dataset.left = "";
+      return;
+    }
+    const now = Date.now() / 1000;
+    clockEl.innerHTML = running.map(([seat, started]) => {
+      const left = Math.max(0, Math.min(info.turn_clock, info.turn_clock - (now - started - (app.infoSkew || 0))));
+      return `<span class="clock-seat${seat === me ? " mine" : ""}" data-seat="${esc(seat)}" data-left="${left.toFixed(1)}">` +
+        `${seat === me ? "Your clock" : `${esc(renderer.seatName(seat))}'s clock`}: ${Math.ceil(left)} s</span>`;
+    }).join(" ") + ` <span class="muted">(then a stand-in moves)</span>`;
+  }
+
+  // The stand-in moves made for me that I have not been told of, in a note that stays.
+  function renderStandInNote() {
+    if (!me) return;
+    // back after a resume: what was played since (the earlier moves were told before)
+    const mine = [...app.standIns.entries()].filter(([seq, m]) => m.seat === me && !noted.has(seq) &&
+      (returnedAt === null || seq > returnedAt) &&
+      app.events[seq - 1] && app.events[seq - 1].seq === seq);
+    if (!mine.length) return;
+    for (const [seq] of mine) noted.add(seq);
+    const items = [...noted].sort((a, b) => a - b).map((seq) => {
+      const m = app.standIns.get(seq);
+      return `<li data-seq="${seq}">${esc(renderer.describe(app.events[seq - 1]))} ` +
+        `<span class="muted">(${m.reason === "clock" ? "your clock ran out" : "you were away"})</span></li>`;
+    }).join("");
+    const away = returnedAt !== null && [...noted].some((seq) => seq > returnedAt);
+    noteEl.hidden = false;
+    noteEl.innerHTML = `<p><b>${away ? "While you were away, a stand-in played for you" : "A stand-in played for you"}:</b></p>` +
+      `<ol>${items}</ol><button type="button" data-dismiss>OK</button>`;
+  }
+
+  function onInfo(info) {
+    app.info = info;
+    app.standIns = new Map((info.stand_ins || []).map((m) => [m.seq, m]));
+    renderInvites();
+    renderClock();
+    renderStandInNote();
+    renderLog();
+    if (!failed) live.render();
+  }
+
+  // This table's entry in `list_tables` (following pages if the server pages them).
+  let infoAsked = 0;
+  async function fetchInfo() {
+    if (disposed || failed || !conn.isOpen || performance.now() - infoAsked < 400) return;
+    infoAsked = performance.now();
+    try {
+      let request = { type: "list_tables" };
+      for (let page = 0; page < 20; page++) {
+        const r = await conn.request(request);
+        const found = r.tables.find((t) => t.table_id === tableId);
+        if (found) return void (disposed || onInfo(found));
+        if (!r.next) return;
+        request = { type: "list_tables", after: r.next };
+      }
+    } catch {
+      /* the next tick asks again */
+    }
+  }
+  const infoTimer = setInterval(fetchInfo, 2000);
+  const clockTimer = setInterval(() => app.info && app.info.turn_clock && renderClock(), 250);
+
+  root.querySelector("#people").addEventListener("click", async (e) => {
+    const copy = e.target.closest("[data-copy]");
+    if (copy) {
+      const link = seatLink(copy.dataset.copy);
+      try {
+        await navigator.clipboard.writeText(link);
+        toast("Invite link copied.", "ok");
+      } catch {
+        copy.previousElementSibling.select(); // no clipboard here: selected, to copy by hand
+        toast("Select the link and copy it.", "ok");
+      }
+    }
+    if (e.target.closest("[data-dismiss]")) noteEl.hidden = true;
+  });
+
+  // A seat or table this page cannot have: say so and offer the ways on, draw no table.
+  function fail(err) {
+    failed = true;
+    view.classList.add("failed");
+    clearInterval(infoTimer);
+    const id = encodeURIComponent(tableId);
+    let extra = "";
+    if (err.code === "unknown_table") extra = ` <a href="#replay=${id}">Replay it</a> if it has finished, or go back to the <a href="#">lobby</a>.`;
+    else if (err.code === "seat_taken") extra = ` <a href="#watch=${id}">Watch instead</a>.`;
+    boardEl.innerHTML = `<p class="error" role="alert">${esc(err.message)}${extra}</p><div id="open-seats"></div>`;
+    if (err.code === "seat_taken") {
+      conn.request({ type: "list_tables" }).then((r) => {
+        const t = r.tables.find((x) => x.table_id === tableId);
+        const open = t ? Object.keys(t.seats).filter((s) => t.seats[s] === null) : [];
+        const el = boardEl.querySelector("#open-seats");
+        if (el && open.length) {
+          el.innerHTML = `<p>Open seats: ${open.map((s) => `<a class="button" href="#table=${id}&seat=${encodeURIComponent(s)}">Join ${esc(renderer.seatName(s))}</a>`).join(" ")}</p>`;
+        }
+      }).catch(() => {});
+    }
   }
 
   async function askAdvice() {
@@ -126,6 +263,8 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     save();
     live.afterEvent(ev);
     renderLog();
+    renderStandInNote();
+    if (ev.type === "match_started" || (app.info && app.info.turn_clock)) fetchInfo();
   }
 
   function onBelief(msg) {
@@ -152,6 +291,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
       } else if (app.token) {
         const r = await conn.request({ type: "resume", table_id: tableId, token: app.token, after_seq: app.state.lastSeq });
         app.resumedAt = r.after_seq;
+        if (returnedAt === null || again) returnedAt = r.after_seq; // the stand-in summary starts here
         saveToken(tableId, me, app.token); // refreshed: the most recent tokens are kept
         app.adviceOn = !!r.advice;
         live.render();
@@ -171,11 +311,10 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
         forgetSeat(tableId, me);
         toast("Your saved seat is no longer valid at this table.");
       }
-      const extra = err.code === "unknown_table"
-        ? ` <a href="#replay=${encodeURIComponent(tableId)}">Replay it</a> if it has finished.`
-        : err.code === "seat_taken" ? ` <a href="#watch=${encodeURIComponent(tableId)}">Watch instead</a>.` : "";
-      boardEl.insertAdjacentHTML("afterbegin", `<p class="error" role="alert">${esc(err.message)}${extra}</p>`);
+      fail(err);
+      return;
     }
+    fetchInfo();
   }
 
   const conn = (app.conn = new Connection({
@@ -189,6 +328,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
   }));
 
   function toggleOverlay() {
+    if (failed) return;
     overlayOn = !overlayOn;
     hideTip();
     setItem("domino-oracle:overlay", overlayOn ? "on" : "off");
@@ -198,6 +338,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
   }
 
   boardEl.addEventListener("click", (e) => {
+    if (failed) return;
     if (live.onClick(e)) return;
     if (e.target.closest(".ov-toggle")) toggleOverlay();
   });
@@ -205,6 +346,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
   function onKey(e) {
     if (disposed || e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (failed) return;
     if (e.key.toLowerCase() === "o") toggleOverlay();
     else live.onKey(e);
   }
@@ -216,6 +358,9 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
 
   return () => {
     disposed = true;
+    clearInterval(infoTimer);
+    clearInterval(clockTimer);
+    document.title = "Domino Oracle";
     document.removeEventListener("keydown", onKey);
     conn.close();
   };

@@ -60,7 +60,9 @@ function recordsHtml(h, seat) {
 
 function seatBox(state, seat, pos, opts) {
   const h = state.hand;
-  const name = state.players[seat] || "—";
+  // before the match starts, the names come from the table's listing (opts.names: null = open)
+  const listed = opts.names && seat in opts.names ? opts.names[seat] : undefined;
+  const name = state.players[seat] || (listed === null ? "open seat" : listed) || "—";
   const turn = h && !h.ended && state.phase === "playing" && h.turn === seat;
   const count = h ? h.counts[seat] : 0;
   let tiles = "";

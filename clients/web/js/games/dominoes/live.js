@@ -114,7 +114,11 @@ export function liveTable(ctx) {
   function render() {
     const hadFocus = boardEl.contains(document.activeElement) &&
       document.activeElement.classList.contains("tile-btn");
-    renderBoard(boardEl, app.state, { me, bottom: me || app.state.seats[0], handHtml: handHtml(), controlsHtml: controlsHtml() });
+    renderBoard(boardEl, app.state, { me, bottom: me || app.state.seats[0], handHtml: handHtml(), controlsHtml: controlsHtml(),
+      names: app.info ? app.info.seats : null });
+    const h = app.state.hand;
+    const mine = !!me && app.state.phase === "playing" && h && !h.ended && h.turn === me;
+    document.title = mine ? "▶ Your turn · Domino Oracle" : "Domino Oracle";
     if (hadFocus || chooser) {
       const target = chooser ? boardEl.querySelector(".chooser button") : boardEl.querySelector(`.tile-btn[tabindex="0"]`);
       if (target) target.focus();
