@@ -48,7 +48,8 @@ def render(snapshot: BeliefSnapshot, max_pip: int) -> str:
     for holder, column in snapshot.marginals.items():
         title = "the pool" if holder == POOL else holder
         count = snapshot.remaining.get(holder)
-        lines += ["", f"{title} ({count} tiles)" if count is not None else title]
+        tiles = f"{count} tile{'' if count == 1 else 's'}"
+        lines += ["", f"{title} ({tiles})" if count is not None else title]
         lines += triangle(column, max_pip)
     if snapshot.facts:
         lines += ["", "facts:"] + [f"  - {fact}" for fact in snapshot.facts]

@@ -114,7 +114,8 @@ def _arena(args: argparse.Namespace, game: Game) -> int:
         print(json.dumps(result, indent=2))
     else:
         low, high = result["win_rate_ci95"]
-        print(f"{args.variant}: {result['matches']} matches in mirrored pairs, seed {args.seed}: "
+        print(f"{args.variant}: {count(result['matches'], 'match', 'matches')} in mirrored "
+              f"pairs, seed {args.seed}: "
               f"{args.team_a} won {result['wins']}, drew {result['draws']}, lost "
               f"{result['losses']} against {args.team_b} ({100 * result['win_rate']:.1f}%, "
               f"95% CI {100 * low:.1f}-{100 * high:.1f}%)")
@@ -136,10 +137,16 @@ def _combine(args: argparse.Namespace) -> int:
     return 0
 
 
+def count(n: int, one: str, many: str | None = None) -> str:
+    """`n` things in words: "1 hand", "2 hands" ("1 match", "3 matches" with `many`)."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def _text(figures: dict, args: argparse.Namespace) -> str:
     lines = [
-        f"{figures['variant']}: {figures['matches']} matches ({figures['pairs']} mirrored "
-        f"pairs, {figures['hands']} hands), target {args.target}, seed {args.seed}"
+        f"{figures['variant']}: {count(figures['matches'], 'match', 'matches')} "
+        f"({count(figures['pairs'], 'mirrored pair')}, {count(figures['hands'], 'hand')}), "
+        f"target {args.target}, seed {args.seed}"
     ]
     for key in ("a", "b"):
         side = figures[key]
