@@ -11,10 +11,11 @@ observer may know, whatever log it is fed.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from typing import Literal
 
+from games.dominoes.belief_fold import HandFold, ObserverError
 from games.dominoes.events import Event, parse_event
+from games.dominoes.rules import lead_rank
 from games.dominoes.tiles import SEATS, Tile, parse_tile
 from games.dominoes.variants import DEFAULT_VARIANT, Variant, get_variant
 from inference.classes import POOL, Position
@@ -31,18 +32,7 @@ Status = Literal["idle", "waiting", "live", "ended"]
 OBSERVERS: tuple[str, ...] = (*SEATS, "spectator")
 
 
-def lead_rank(t: Tile) -> tuple[int, int, int]:
-    """How t ranks for a match's first lead (games.dominoes.rules.lead_tile): every double
-    above every other tile, the higher double first; then the most pips, then the higher end
-    (3-6 before 4-5). The leader holds the top-ranked tile dealt and opens with it."""
-    return (1, t.high, t.high) if t.is_double else (0, t.pips, t.high)
-
-
-class ObserverError(ValueError):
-    """The log is not one this observer could have seen (e.g. its own hand is redacted)."""
-
-
-class Belief:
+class Belief(HandFold):
     """Fold of one observer's view of a match's events into the current hand's position."""
 
     def __init__(self, observer: str, variant: str | Variant = DEFAULT_VARIANT) -> None:
@@ -56,17 +46,6 @@ class Belief:
         self.first_hand = False
         self.leader: str | None = None
         self._reset_hand(None)
-
-    # ----------------------------------------------------------------- construction
-    @classmethod
-    def from_events(
-        cls, events: Iterable[Event | dict], observer: str, variant: str | Variant | None = None
-    ) -> Belief:
-        """The fold from scratch (match_started, when present, sets the variant)."""
-        belief = cls(observer, variant or DEFAULT_VARIANT)
-        for event in events:
-            belief.apply(event)
-        return belief
 
     @property
     def holders(self) -> tuple[str, ...]:
@@ -97,38 +76,15 @@ class Belief:
         handler(event)
         self.seq = event.seq
 
-    def _fail(self, event: Event, reason: str) -> InconsistentLog:
-        return InconsistentLog(event.seq, reason)
-
     def _on_match_started(self, event: Event) -> None:
         self.variant = get_variant(event.variant)
         self.status = "idle"
         self._reset_hand(None)
 
-    def _on_hand_started(self, event: Event) -> None:
-        self._reset_hand(event.hand)
-        self.first_hand = event.hand == 1
-        self.leader = event.leader
-        if self.observer == "spectator":
-            self._begin(event)
-        else:
-            self.status = "waiting"
-
     def _on_hand_dealt(self, event: Event) -> None:
-        self._same_hand(event)
-        if event.seat != self.observer:
-            return  # redacted for us, whatever the log says
-        if event.tiles is None:
-            raise ObserverError(
-                f"event {event.seq}: {event.seat}'s hand is redacted in this log, "
-                f"so it is not {event.seat}'s view"
-            )
-        tiles = [parse_tile(t) for t in event.tiles]
-        if len(tiles) != self.variant.hand_size or len(set(tiles)) != len(tiles):
-            raise self._fail(event, f"{event.seat} was dealt {len(set(tiles))} distinct tiles")
-        unknown = set(tiles) - set(self.variant.tiles)
-        if unknown:
-            raise self._fail(event, f"tiles not in {self.variant.name}: {sorted(unknown)}")
+        tiles = self._dealt_to_us(event)
+        if tiles is None:
+            return
         self.own = frozenset(tiles)
         self._begin(event)
 
@@ -170,21 +126,6 @@ class Belief:
             return None
         return LeadsHighest(tuple(above), (self.leader,))
 
-    def _same_hand(self, event: Event) -> None:
-        if self.hand is None or event.hand != self.hand:
-            raise InconsistentLog(event.seq, f"{event.type} for hand {event.hand} "
-                                  f"but the current hand is {self.hand}")
-
-    def _live(self, event: Event) -> None:
-        self._same_hand(event)
-        if self.status == "waiting":
-            raise ObserverError(
-                f"event {event.seq}: play goes on before {self.observer}'s own hand was dealt "
-                f"in this log, so it is not {self.observer}'s view"
-            )
-        if self.status != "live":
-            raise self._fail(event, f"{event.type} outside a hand in play")
-
     def _remaining(self, seat: str) -> int:
         return self.variant.hand_size - self.played_count[seat]
 
@@ -217,20 +158,6 @@ class Belief:
         self.played_count[seat] += 1
         self._commit(allowed, event, None)  # a play resolves any pending disjunction
         self._last_move = "tile_played"
-
-    def _extend(self, event: Event, t: Tile) -> tuple[int, int]:
-        """The open ends after t: the first tile opens low-left, high-right."""
-        if self.ends is None:
-            if event.end is not None:
-                raise self._fail(event, f"the first tile {t} names an end ({event.end})")
-            return (t.low, t.high)
-        if event.end is None:
-            raise self._fail(event, f"{t} names no end but the line is open")
-        left, right = self.ends
-        value = left if event.end == "left" else right
-        if not t.has(value):
-            raise self._fail(event, f"{t} does not match the {event.end} end ({value})")
-        return (t.other(value), right) if event.end == "left" else (left, t.other(value))
 
     def _first_tile_rule(self, event: Event, t: Tile, allowed: dict[Tile, int]) -> None:
         """A match's first hand opens with the deal's lead tile: every tile that outranks

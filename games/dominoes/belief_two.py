@@ -42,10 +42,11 @@ import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from games.dominoes.belief_fold import HandFold, ObserverError
 from games.dominoes.events import Event, parse_event
+from games.dominoes.rules import lead_rank
 from games.dominoes.tiles import Tile, parse_tile
 from games.dominoes.variants import Variant, get_variant
-from inference.belief import ObserverError
 from inference.classes import POOL, Position
 from inference.counting import entropy, solve
 from inference.errors import InconsistentLog, Infeasible
@@ -62,13 +63,9 @@ SOURCE = 1
 
 
 def lead_order(tiles: Iterable[Tile]) -> list[Tile]:
-    """Tiles in the order that decides hand 1's leader: doubles high to low, then the rest
-    by pips and then the higher end (games.dominoes.rules.lead_tile is the first dealt)."""
-    tiles = list(tiles)
-    doubles = sorted((t for t in tiles if t.is_double), reverse=True)
-    rest = sorted((t for t in tiles if not t.is_double), key=lambda t: (t.pips, t.high),
-                  reverse=True)
-    return doubles + rest
+    """Tiles in the order that decides hand 1's leader (games.dominoes.rules.lead_rank,
+    highest first): the first of them dealt leads."""
+    return sorted(tiles, key=lead_rank, reverse=True)
 
 
 class LeadsFirst(Condition):
@@ -210,7 +207,7 @@ def _compositions(n: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
             yield (k, *rest)
 
 
-class TwoPlayerBelief:
+class TwoPlayerBelief(HandFold):
     """Fold of one observer's view (S, N or "spectator") of a block-2 or draw-2 match."""
 
     def __init__(self, observer: str, variant: str | Variant = "draw-2") -> None:
@@ -231,14 +228,6 @@ class TwoPlayerBelief:
     def _check_variant(variant: Variant) -> None:
         if len(variant.seats) != 2:
             raise ObserverError(f"{variant.name} is not a two-player variant")
-
-    @classmethod
-    def from_events(cls, events: Iterable[Event | dict], observer: str,
-                    variant: str | Variant = "draw-2") -> TwoPlayerBelief:
-        belief = cls(observer, variant)
-        for event in events:
-            belief.apply(event)
-        return belief
 
     @property
     def hidden(self) -> tuple[str, ...]:
@@ -290,9 +279,6 @@ class TwoPlayerBelief:
          self.masks, self.seat_bits, self._solved, self._last, self._notes,
          self.status) = saved
 
-    def _fail(self, event: Event, reason: str) -> InconsistentLog:
-        return InconsistentLog(event.seq, reason)
-
     def _on_match_started(self, event: Event) -> None:
         variant = get_variant(event.variant)
         self._check_variant(variant)
@@ -302,26 +288,11 @@ class TwoPlayerBelief:
         self.status = "idle"
         self._reset_hand(None)
 
-    def _on_hand_started(self, event: Event) -> None:
-        self._reset_hand(event.hand)
-        self.first_hand = event.hand == 1
-        self.leader = event.leader
-        if self.observer == "spectator":
-            self._begin(event)
-        else:
-            self.status = "waiting"
-
     def _on_hand_dealt(self, event: Event) -> None:
-        self._same_hand(event)
-        if event.seat != self.observer:
-            return  # another seat's tiles: redacted for us, whatever the log says
-        if event.tiles is None:
-            raise ObserverError(f"event {event.seq}: {event.seat}'s hand is redacted in this "
-                                f"log, so it is not {event.seat}'s view")
-        tiles = {parse_tile(t) for t in event.tiles}
-        if len(tiles) != self.variant.hand_size or not tiles <= set(self.variant.tiles):
-            raise self._fail(event, f"{event.seat} was dealt {sorted(tiles)}")
-        self.own = tiles
+        tiles = self._dealt_to_us(event)
+        if tiles is None:
+            return
+        self.own = set(tiles)
         self._begin(event)
 
     def _begin(self, event: Event) -> None:
@@ -352,20 +323,6 @@ class TwoPlayerBelief:
             raise self._fail(event, f"{self.leader} leads hand 1 but {self.observer} holds "
                              f"{order[best]}, the highest tile in lead order")
         return LeadsFirst(above, (self.leader,))
-
-    def _same_hand(self, event: Event) -> None:
-        if self.hand is None or event.hand != self.hand:
-            raise InconsistentLog(event.seq, f"{event.type} for hand {event.hand} but the "
-                                  f"current hand is {self.hand}")
-
-    def _live(self, event: Event) -> None:
-        self._same_hand(event)
-        if self.status == "waiting":
-            raise ObserverError(f"event {event.seq}: play goes on before {self.observer}'s "
-                                f"own hand was dealt in this log, so it is not "
-                                f"{self.observer}'s view")
-        if self.status != "live":
-            raise self._fail(event, f"{event.type} outside a hand in play")
 
     def _fits(self) -> tuple[int, int]:
         if self.ends is None:
@@ -423,19 +380,6 @@ class TwoPlayerBelief:
             self._notes.pop(seat, None)
         self._commit(masks, event, None)  # a play resolves any pending disjunction
         self._last = ("play", seat)
-
-    def _extend(self, event: Event, t: Tile) -> tuple[int, int]:
-        if self.ends is None:
-            if event.end is not None:
-                raise self._fail(event, f"the first tile {t} names an end ({event.end})")
-            return (t.low, t.high)
-        if event.end is None:
-            raise self._fail(event, f"{t} names no end but the line is open")
-        left, right = self.ends
-        value = left if event.end == "left" else right
-        if not t.has(value):
-            raise self._fail(event, f"{t} does not match the {event.end} end ({value})")
-        return (t.other(value), right) if event.end == "left" else (left, t.other(value))
 
     def _first_tile_rule(self, event: Event, t: Tile, masks: dict[Tile, int]) -> None:
         """Hand 1 opens with the first dealt tile in lead order: every tile above it was in

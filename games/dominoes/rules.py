@@ -67,14 +67,15 @@ def must_draw(state: MatchState, seat: Seat) -> bool:
     return tiles is not None and not can_play(tiles, hand.left, hand.right)
 
 
+def lead_rank(t: Tile) -> tuple[int, int, int]:
+    """How t ranks for a match's first lead: every double above every other tile, the higher
+    double first; then the most pips, then the higher end (3-6 before 4-5)."""
+    return (1, t.high, t.high) if t.is_double else (0, t.pips, t.high)
+
+
 def lead_tile(tiles: Iterable[Tile]) -> Tile | None:
-    """The tile that leads a match's first hand: the highest double, or when there is no
-    double the heaviest tile (most pips, then the higher end: 3-6 before 4-5)."""
-    tiles = list(tiles)
-    doubles = [t for t in tiles if t.is_double]
-    if doubles:
-        return max(doubles)
-    return max(tiles, key=lambda t: (t.pips, t.high), default=None)
+    """The tile that leads a match's first hand: the top-ranked tile dealt (lead_rank)."""
+    return max(tiles, key=lead_rank, default=None)
 
 
 def first_leader(hands: Mapping[Seat, Iterable[Tile]]) -> Seat:

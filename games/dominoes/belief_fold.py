@@ -1,0 +1,109 @@
+"""What both dominoes beliefs fold alike, event by event: hands starting and dealt, the
+line's open ends, and the checks that a log is one this observer could have seen.
+
+The partnership belief (inference.belief) and the two-player one (belief_two) differ in what
+they keep of the hidden tiles (allowed holders vs draw batches); the hand's frame around it
+is this one class, so a rule about it is written once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from games.dominoes.events import Event
+from games.dominoes.tiles import Tile, parse_tile
+from games.dominoes.variants import Variant
+from inference.errors import InconsistentLog
+
+
+class ObserverError(ValueError):
+    """The log is not one this observer could have seen (e.g. its own hand is redacted)."""
+
+
+class HandFold:
+    """The frame of one hand: subclasses keep the hidden tiles (`_reset_hand`, `_begin`,
+    and an `_on_<event type>` per event the frame does not handle)."""
+
+    observer: str
+    variant: Variant
+    hand: int | None
+    status: str
+    """idle: no hand yet; waiting: hand started, own tiles not yet dealt; live; ended."""
+    first_hand: bool
+    leader: str | None
+    ends: tuple[int, int] | None
+    own: Any
+    """The observer's own tiles in this hand."""
+
+    @classmethod
+    def from_events(cls, events: Iterable[Event | dict], observer: str,
+                    variant: str | Variant | None = None) -> Any:
+        """The fold from scratch (match_started, when present, sets the variant)."""
+        belief = cls(observer, variant) if variant is not None else cls(observer)  # type: ignore[call-arg]
+        for event in events:
+            belief.apply(event)
+        return belief
+
+    def _reset_hand(self, hand: int | None) -> None:
+        raise NotImplementedError
+
+    def _begin(self, event: Event) -> None:
+        raise NotImplementedError
+
+    def _fail(self, event: Event, reason: str) -> InconsistentLog:
+        return InconsistentLog(event.seq, reason)
+
+    def _on_hand_started(self, event: Event) -> None:
+        self._reset_hand(event.hand)
+        self.first_hand = event.hand == 1
+        self.leader = event.leader
+        if self.observer == "spectator":
+            self._begin(event)
+        else:
+            self.status = "waiting"
+
+    def _dealt_to_us(self, event: Event) -> list[Tile] | None:
+        """The observer's own tiles from hand_dealt (None for another seat's: redacted for
+        us, whatever the log says), checked against the variant."""
+        self._same_hand(event)
+        if event.seat != self.observer:
+            return None
+        if event.tiles is None:
+            raise ObserverError(f"event {event.seq}: {event.seat}'s hand is redacted in this "
+                                f"log, so it is not {event.seat}'s view")
+        tiles = [parse_tile(t) for t in event.tiles]
+        if len(tiles) != self.variant.hand_size or len(set(tiles)) != len(tiles):
+            raise self._fail(event, f"{event.seat} was dealt {len(set(tiles))} distinct tiles")
+        unknown = set(tiles) - set(self.variant.tiles)
+        if unknown:
+            raise self._fail(event, f"tiles not in {self.variant.name}: {sorted(unknown)}")
+        return tiles
+
+    def _same_hand(self, event: Event) -> None:
+        if self.hand is None or event.hand != self.hand:
+            raise InconsistentLog(event.seq, f"{event.type} for hand {event.hand} but the "
+                                  f"current hand is {self.hand}")
+
+    def _live(self, event: Event) -> None:
+        self._same_hand(event)
+        if self.status == "waiting":
+            raise ObserverError(f"event {event.seq}: play goes on before {self.observer}'s "
+                                f"own hand was dealt in this log, so it is not "
+                                f"{self.observer}'s view")
+        if self.status != "live":
+            raise self._fail(event, f"{event.type} outside a hand in play")
+
+    def _extend(self, event: Event, t: Tile) -> tuple[int, int]:
+        """The open ends after t: the first tile opens low-left, high-right."""
+        if self.ends is None:
+            if event.end is not None:
+                raise self._fail(event, f"the first tile {t} names an end ({event.end})")
+            return (t.low, t.high)
+        if event.end is None:
+            raise self._fail(event, f"{t} names no end but the line is open")
+        left, right = self.ends
+        value = left if event.end == "left" else right
+        if not t.has(value):
+            raise self._fail(event, f"{t} does not match the {event.end} end ({value})")
+        return (t.other(value), right) if event.end == "left" else (left, t.other(value))
