@@ -279,6 +279,12 @@ class Solver:
                     if alpha >= beta:
                         break
 
+        self._remember(key, depth, best, best_move, alpha_orig, beta)
+        return best
+
+    def _remember(self, key: int, depth: int, best: float, best_move: int,
+                  alpha_orig: float, beta: float) -> None:
+        """Keep a searched node's value in the table, as exact or as the bound it is."""
         if self.use_table:
             if best <= alpha_orig:
                 flag = _UPPER
@@ -287,7 +293,6 @@ class Solver:
             else:
                 flag = _EXACT_FLAG
             self.table[key] = (depth, flag, best, best_move)
-        return best
 
     # ------------------------------------------------------------------ two players
     def _root2(self, pos: Position, depth: int) -> float:
@@ -414,14 +419,7 @@ class Solver:
                     if alpha >= beta:
                         break
 
-        if self.use_table:
-            if best <= alpha_orig:
-                flag = _UPPER
-            elif best >= beta:
-                flag = _LOWER
-            else:
-                flag = _EXACT_FLAG
-            self.table[key] = (depth, flag, best, best_move)
+        self._remember(key, depth, best, best_move, alpha_orig, beta)
         return best
 
     def _draw2(
