@@ -160,7 +160,8 @@ TWO_ENDS_ONE_NUMBER = """(() => {
 def test_a_tile_fitting_both_ends_of_one_number_has_one_hint_and_both_ends_figures(
     context: Any, web_server: WebServer
 ) -> None:
-    """The advisor lists such a move once; the hand and both chooser buttons still show it."""
+    """The advisor lists such a move once, the hand shows its hint, and a click plays it (no
+    end chooser: both ends give the same position)."""
     with connect(f"ws://127.0.0.1:{web_server.port}/ws") as ws:
         bots = {seat: "greedy" for seat in ("W", "N", "E")}
         ws.send(json.dumps({"type": "create_table", "id": 1, "bots": bots, "target": 1000,
@@ -191,14 +192,10 @@ def test_a_tile_fitting_both_ends_of_one_number_has_one_hint_and_both_ends_figur
     assert float(hint.get_attribute("data-ep")) == pytest.approx(rows[0]["expected_points"])
     assert page.locator(".advice-box .advice-list li").count() == len(moves)
 
+    # one move, not a choice of ends (issue 16): the click plays it, no chooser
     page.click(f".tile-btn[data-tile='{tile}']")
-    page.wait_for_selector(".chooser")
-    figures = [page.text_content(f".chooser [data-end={end}]").split(" · ", 1)
-               for end in ("left", "right")]
-    assert all(len(f) == 2 and f[1].startswith("advice ") for f in figures), figures
-    assert figures[0][1] == figures[1][1]  # one move: the same figures on both ends
-    page.click(".chooser [data-end=right]")
     page.wait_for_function(f"window.__app.state.lastSeq > {seq}")
+    assert page.locator(".chooser").count() == 0
     played = app(page, f"a.events.filter(e => e.seq > {seq})[0]")
     assert played["type"] == "tile_played" and played["tile"] == tile
     assert played["end"] == "right"

@@ -9,12 +9,17 @@ belief; the tooltip's freshness is checked against the real server and a stored 
 
 from __future__ import annotations
 
+import json
 import random
+import re
+import subprocess
+import sys
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from archive.jsonl import dump_lines
 from games.dominoes.audience import view
 from games.dominoes.events import Event, event_to_dict
 from games.dominoes.game import DOMINOES
@@ -22,7 +27,7 @@ from games.dominoes.rules import evolve
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.state import MatchState
 from server.beliefs.message import belief_body
-from tests.web.conftest import WebServer
+from tests.web.conftest import ROOT, WebServer
 from tests.web.test_browser import (
     TIP_AND_COLUMNS,
     contested_tile,
@@ -293,3 +298,55 @@ def assert_tip_matches_grid(page: Any, tile: str) -> None:
         return
     for name, p in shown.items():
         assert f"{name} {100 * p:.1f}%" in tip, (tip, shown)
+
+
+def expected_gist(name: str, column: dict[str, float], count: int | None, max_pip: int) -> dict:
+    """What the one-line summary of a holder must say, from `infer --json`'s column."""
+    voids = [v for v in range(max_pip + 1)
+             if any(v in map(int, t.split("-")) for t in column)
+             and all(p == 0 for t, p in column.items() if v in map(int, t.split("-")))]
+    open_ = {t: p for t, p in column.items() if 0 < p < 1}
+    return {"name": name, "count": count, "sure": sorted(t for t, p in column.items() if p == 1),
+            "voids": voids, "best": max(open_.values()) if open_ else None, "open": open_}
+
+
+def test_each_holders_line_says_what_infer_json_says(
+    context: Any, site: str, tmp_path: Any
+) -> None:
+    """The overlay's line per holder ("West: 6 tiles, can't have 3s; most likely 5-6 (62%)")
+    agrees with `domino-oracle infer --json` for the same position: the tile count, the tiles
+    held for sure, the numbers the holder cannot have, and the likeliest tile's probability."""
+    events, k = first("partnership-6", lambda ev, i: ev[i - 1].type == "passed" and i > 12
+                      and state_after(ev[:i]).phase == "playing")
+    page = context.new_page()
+    errors = watch_errors(page)
+    open_prefix(page, site, events, k, "partnership-6")
+    log = tmp_path / "m.jsonl"
+    log.write_text(dump_lines(DOMINOES, events))
+    out = subprocess.run([sys.executable, "-m", "clients.cli", "infer", str(log), "--seat", "S",
+                          "--at", str(k), "--json"], cwd=ROOT, capture_output=True, text=True,
+                         check=True, timeout=60)
+    data = json.loads(out.stdout)
+    names = {"W": "West", "N": "North", "E": "East"}
+    lines = dict(page.eval_on_selector_all(
+        "#overlay .gists li", "items => items.map(i => [i.dataset.holder, i.textContent])"))
+    assert set(lines) == set(data["marginals"]) == set(names), (lines, data["marginals"].keys())
+    some_void = False
+    for holder, text in lines.items():
+        want = expected_gist(names[holder], data["marginals"][holder],
+                             data["remaining"].get(holder), 6)
+        m = re.fullmatch(r"(\w+): (\d+) tiles?(?:, has ([\d\-, ]+) for sure)?"
+                         r"(?:, can't have ([\ds, ]+))?(?:; most likely (\d-\d) \((\d+)%\))?", text)
+        assert m, text
+        assert m.group(1) == want["name"] and int(m.group(2)) == want["count"], (text, want)
+        assert (m.group(3).split(", ") if m.group(3) else []) == want["sure"], (text, want)
+        voids = [int(v.rstrip("s")) for v in m.group(4).split(", ")] if m.group(4) else []
+        assert voids == want["voids"], (text, want)
+        some_void = some_void or bool(voids)
+        if want["best"] is None:
+            assert m.group(5) is None, text
+        else:
+            assert abs(want["open"][m.group(5)] - want["best"]) <= 1e-12, (text, want)
+            assert int(m.group(6)) == round(100 * want["best"]), (text, want)
+    assert some_void  # a pass was just seen: someone cannot have a number
+    assert errors == []

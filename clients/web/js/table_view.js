@@ -155,11 +155,16 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
       `<ol>${items}</ol><button type="button" data-dismiss>OK</button>`;
   }
 
+  let infoKey = "";
   function onInfo(info) {
     app.info = info;
+    renderClock();
+    // redraw only what changed: a board redrawn every poll would never hold still for a click
+    const key = JSON.stringify([info.seats, info.status, info.stand_ins]);
+    if (key === infoKey) return;
+    infoKey = key;
     app.standIns = new Map((info.stand_ins || []).map((m) => [m.seq, m]));
     renderInvites();
-    renderClock();
     renderStandInNote();
     renderLog();
     if (!failed) live.render();

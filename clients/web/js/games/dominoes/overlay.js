@@ -104,6 +104,33 @@ function cardHead(holder, ctx, remaining) {
 
 export const tilesWord = (n) => `${n} tile${n === 1 ? "" : "s"}`;
 
+// A holder in one line, strongest inferences first: "West: 6 tiles, has 5-5 for sure, can't
+// have 3s, 4s; most likely 5-6 (62%)". From the belief's column alone (hidden tiles only).
+export function gistText(name, column, count, maxPip) {
+  const tiles = Object.entries(column || {});
+  const parts = count != null ? [tilesWord(count)] : [];
+  const sure = tiles.filter(([, p]) => p === 1).map(([t]) => t);
+  if (sure.length) parts.push(`has ${sure.join(", ")} for sure`);
+  const voids = [];
+  for (let v = 0; v <= maxPip; v++) {
+    const withV = tiles.filter(([t]) => t.split("-").map(Number).includes(v));
+    if (withV.length && withV.every(([, p]) => p === 0)) voids.push(`${v}s`);
+  }
+  if (voids.length) parts.push(`can't have ${voids.join(", ")}`);
+  const open = tiles.filter(([, p]) => p > 0 && p < 1)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const likely = open.length ? `; most likely ${open[0][0]} (${Math.round(open[0][1] * 100)}%)` : "";
+  return `${name}: ${parts.join(", ")}${likely}`;
+}
+
+function gistsHtml(ctx) {
+  const belief = ctx.belief;
+  if (!belief || !belief.marginals || handOver(ctx)) return "";
+  const items = ctx.holders.filter((h) => belief.marginals[h]).map((h) =>
+    `<li data-holder="${esc(h)}">${esc(gistText(holderName(h, ctx.variant), belief.marginals[h], (belief.remaining || {})[h], ctx.maxPip))}</li>`);
+  return items.length ? `<ul class="gists" aria-label="each holder in a line">${items.join("")}</ul>` : "";
+}
+
 // Whether the overlay shows a hand that is over (every tile shown: nothing left to infer).
 const handOver = (ctx) => !!ctx.revealed;
 
@@ -112,7 +139,7 @@ function headHtml(belief, ctx) {
   const deals = handOver(ctx)
     ? "The hand is over: every hand is shown, so nothing is hidden. The tiles each player kept are marked \u201chad\u201d."
     : dealsText(belief);
-  return `<h2>Oracle</h2>${status}<p class="deals">${deals}</p>` +
+  return `<h2>Oracle</h2>${status}${gistsHtml(ctx)}<p class="deals">${deals}</p>` +
     `${ctx.note ? `<p class="muted">${esc(ctx.note)}</p>` : ""}`;
 }
 
