@@ -11,6 +11,7 @@ Tiles are indices 0..27 (`dominoes.INDEX`), hands 28-bit masks, seats 0..3 = S, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -33,6 +34,13 @@ class Tables:
     power: tuple[tuple[int, ...], ...]
     """power[suit][tile]: who wins a trick led in `suit` (higher wins; -1 never wins)."""
     points: tuple[int, ...]
+    count_tiles: tuple[tuple[int, int], ...]
+    """(tile index, points) of the five count dominoes."""
+    order: tuple[tuple[int, ...], ...]
+    """order[suit]: the 28 tiles strongest first when `suit` is led (the move order)."""
+    lead_order: tuple[int, ...]
+    """The tiles strongest first as leads."""
+    trump_mask: int
 
 
 @cache
@@ -53,7 +61,13 @@ def tables(trump: int) -> Tables:
             else:
                 row.append(-1)
         power.append(tuple(row))
-    return Tables(trump, lead, follow, tuple(power), tuple(count_of(t) for t in TILES))
+    points = tuple(count_of(t) for t in TILES)
+    order = tuple(tuple(sorted(range(28), key=lambda i, row=row: (-row[i], points[i])))
+                  for row in power)
+    lead_order = tuple(sorted(range(28), key=lambda i: (-power[lead[i]][i], points[i])))
+    trumps = sum(1 << i for i, t in enumerate(TILES) if is_trump(t, trump))
+    return Tables(trump, lead, follow, tuple(power), points,
+                  tuple((i, p) for i, p in enumerate(points) if p), order, lead_order, trumps)
 
 
 def mask_of(tiles: object) -> int:
@@ -74,6 +88,11 @@ class Solver:
     """One trump's solver; its table of bounds is kept across calls (same hand, new roots)."""
 
     trump: int
+    fixed: Callable[[int, int, tuple[tuple[int, int], ...]], int] | None = None
+    """A fixed policy for one team (seat, its legal moves as a mask, the trick) -> tile; that
+    team's seats play only its choice while the other team still plays perfectly."""
+    fixed_team: int = 0
+    """The seats (parity: 0 = S and N, 1 = W and E) that `fixed` plays for."""
     nodes: int = 0
     table: dict[tuple[int, int, int, int, int], tuple[int, int]] = field(default_factory=dict)
 
@@ -86,6 +105,12 @@ class Solver:
         """NS points from the rest of the hand (the trick in progress included) under
         perfect play. `trick`: (seat, tile index) already played to the current trick."""
         return self._in_trick(hands, leader, trick, -1, 43)
+
+    def bounded(self, hands: tuple[int, int, int, int], leader: int,
+                trick: tuple[tuple[int, int], ...], alpha: int, beta: int) -> int:
+        """Alpha-beta within (alpha, beta): exact inside, a bound outside (a null window
+        beside a known value answers "does this reach it?" cheaply)."""
+        return self._in_trick(hands, leader, trick, alpha, beta)
 
     def move_values(self, hands: tuple[int, int, int, int], leader: int,
                     trick: tuple[tuple[int, int], ...] = ()) -> dict[int, int]:
@@ -108,8 +133,15 @@ class Solver:
                      beta: int) -> int:
         if not hands[leader]:
             return 0
+        if self.fixed is None and hands[leader] & (hands[leader] - 1) == 0:
+            return self._last_trick(hands, leader)
+        left = hands[0] | hands[1] | hands[2] | hands[3]
+        most = hands[leader].bit_count() + sum(p for i, p in self.t.count_tiles
+                                               if left >> i & 1)
+        if alpha >= most:  # even every point left cannot lift NS above the window
+            return most
         key = (*hands, leader)
-        low, high = self.table.get(key, (0, 43))
+        low, high = self.table.get(key, (0, most))
         if low >= beta:
             return low
         if high <= alpha:
@@ -141,9 +173,17 @@ class Solver:
             return ns + self._at_boundary(hands, winner, alpha - ns, beta - ns)
         seat = (leader + len(trick)) % 4
         moves = self.legal(hands[seat], trick)
+        t = self.t
+        if self.fixed is not None and seat % 2 == self.fixed_team:
+            moves = 1 << self.fixed(seat, moves, trick)
+        elif (moves & t.trump_mask).bit_count() > 1:
+            moves = self._one_per_trump_run(moves, hands, trick)
+        order = t.order[t.lead_suit[trick[0][1]]] if trick else t.lead_order
         maximising = seat % 2 == 0
         best = -1 if maximising else 43
-        for tile in self._ordered(moves, trick):
+        for tile in order:
+            if not moves >> tile & 1:
+                continue
             after = _without(hands, seat, tile)
             value = self._in_trick(after, leader, (*trick, (seat, tile)), alpha, beta)
             if maximising:
@@ -160,16 +200,43 @@ class Solver:
                 break
         return best
 
-    def _ordered(self, moves: int, trick: tuple[tuple[int, int], ...]) -> list[int]:
-        """Strong plays first (high power in the led suit, else high count): more cut-offs."""
-        tiles = bits(moves)
-        if len(tiles) < 3:
-            return tiles
+    def _last_trick(self, hands: tuple[int, int, int, int], leader: int) -> int:
+        """One domino each: nothing to choose, the trick is what it is."""
+        self.nodes += 4
         t = self.t
-        if trick:
-            power = t.power[t.lead_suit[trick[0][1]]]
-            return sorted(tiles, key=lambda x: -power[x])
-        return sorted(tiles, key=lambda x: -t.power[t.lead_suit[x]][x])
+        lead = hands[leader].bit_length() - 1
+        power = t.power[t.lead_suit[lead]]
+        winner, best, gained = leader, -2, 1
+        for seat in range(4):
+            tile = hands[seat].bit_length() - 1
+            gained += t.points[tile]
+            if power[tile] > best:
+                winner, best = seat, power[tile]
+        return gained if winner % 2 == 0 else 0
+
+    def _one_per_trump_run(self, moves: int, hands: tuple[int, int, int, int],
+                           trick: tuple[tuple[int, int], ...]) -> int:
+        """Drop trumps equivalent to a stronger one kept: trumps belong to the trump suit
+        only, so two of one hand with no trump still in play ranked between them and the same
+        count win and lose exactly the same tricks (one is searched, the value is equal)."""
+        t = self.t
+        in_play = hands[0] | hands[1] | hands[2] | hands[3]
+        for _, tile in trick:
+            in_play |= 1 << tile
+        kept_points = -1
+        for tile in t.order[TRUMP_INDEX]:
+            if not in_play >> tile & 1:
+                continue
+            if not t.trump_mask >> tile & 1:
+                break
+            if moves >> tile & 1:
+                if kept_points == t.points[tile]:
+                    moves &= ~(1 << tile)
+                else:
+                    kept_points = t.points[tile]
+            else:
+                kept_points = -1
+        return moves
 
 
 def _without(hands: tuple[int, int, int, int], seat: int, tile: int
