@@ -39,6 +39,7 @@ from server.ratelimit import BacklogGate, TableQuota
 from server.replay.http import (
     UPLOAD_PATH,
     ReplayDesk,
+    UploadGuard,
     replay_upload_ws,
     wrap_process_request,
 )
@@ -88,6 +89,10 @@ class ServerConfig:
     """Server-wide pace of `watch`/`resume` history sent (events/s; spreads catch-ups)."""
     backlog_ceiling: int = 32
     """Catch-ups waiting or served at once; beyond it `watch`/`resume` get `busy`."""
+    uploads_per_minute: float = 20.0
+    """Replay uploads per address per minute (bursts of as many); beyond, status 429."""
+    uploads_at_once: int = 2
+    """Replay uploads built at the same time; others wait up to 30 s, then status 503."""
 
 
 class DominoServer:
@@ -103,6 +108,8 @@ class DominoServer:
         self.registry: Registry | None = None
         self.advice = AdviceDesk()
         self.guards: Guards | None = None
+        self.uploads = UploadGuard(config.uploads_per_minute, config.uploads_per_minute,
+                                   config.uploads_at_once)
         self._server: Server | None = None
         self._lag_task: asyncio.Task[None] | None = None
         self.port = config.port
@@ -167,7 +174,7 @@ class DominoServer:
 
     async def _handle(self, ws: ServerConnection) -> None:
         if ws.request is not None and ws.request.path.partition("?")[0] == UPLOAD_PATH:
-            await replay_upload_ws(ws, self.config.games)  # a replay upload, not a player
+            await replay_upload_ws(ws, self.config.games, self.uploads)  # not a player
             return
         assert self.registry is not None  # connections are accepted only after start()
         config = self.config

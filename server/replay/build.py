@@ -13,9 +13,11 @@ server/replay/advice.py) over HTTP and the upload WebSocket.
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +34,16 @@ ALL = "all"
 Event = Any
 MAX_UPLOAD = 2 * 1024 * 1024
 """Largest accepted JSONL upload (bytes)."""
+MAX_UPLOAD_EVENTS = 4000
+"""Most events in an upload (a 100-point match has about 260): the reply carries a belief
+per event, ~100x the log's size, so the log's length is what bounds the work."""
+MAX_DEPTH = 16
+"""Deepest nesting of arrays and objects in an upload (events nest 3-4 deep); checked
+before any JSON parsing, which recurses (a 100,000-deep line raised RecursionError)."""
+STREAM_CHUNK = 64
+"""Events (or beliefs) per fragment of a streamed replay."""
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 MAX_MATCH_ID = 64
 CACHE_SIZE = 32
 
@@ -140,6 +152,11 @@ def parse_upload_log(body: bytes, games: Games = GAMES) -> MatchLog:
         text = body.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ReplayError(400, f"the log is not UTF-8 text (byte {error.start})") from error
+    if sum(1 for line in text.splitlines() if line.strip()) > MAX_UPLOAD_EVENTS:
+        raise ReplayError(413, f"the log holds more than {MAX_UPLOAD_EVENTS} events")
+    depth = nesting_depth(body)
+    if depth > MAX_DEPTH:
+        raise ReplayError(400, f"the log nests {depth} deep (at most {MAX_DEPTH})")
     try:
         log = parse_log_lines(text.splitlines(), games)
     except LogFormatError as error:
@@ -151,6 +168,51 @@ def parse_upload_log(body: bytes, games: Games = GAMES) -> MatchLog:
     except LogProblem as error:
         raise ReplayError(400, str(error), seq=error.seq) from error
     return log
+
+
+def nesting_depth(body: bytes) -> int:
+    """The deepest nesting of [ and { in a JSON text, strings skipped; no parsing (and no
+    recursion), linear in the text. Brackets that do not balance only make it larger."""
+    brackets = _STRINGS.sub(b"", body).translate(None, _NOT_BRACKETS)
+    steps = (1 if c in (0x5B, 0x7B) else -1 for c in brackets)
+    return max(itertools.accumulate(steps, initial=0))
+
+
+def replay_fragments(events: Sequence[Event], perspective: str, game: Game) -> Iterator[str]:
+    """The JSON of `build_replay` in pieces (each at most STREAM_CHUNK events or beliefs),
+    so a long replay is never one string in memory; concatenated, the same document."""
+    if not events or events[0].type != "match_started":
+        raise ReplayError(422, "a match log starts with match_started", seq=1)
+    variant = events[0].variant
+    check_perspective(perspective, perspectives(game, variant))
+    finished = is_finished(events)
+    if not finished and perspective != SPECTATOR:
+        raise ReplayError(403, "this match is still in play: only the spectator perspective "
+                               "is available until it ends")
+    audience = REFEREE if perspective == ALL else perspective
+    head = {"match_id": events[0].match_id, "game": game.name, "perspective": perspective,
+            "finished": finished}
+    yield json.dumps(head, separators=(",", ":"))[:-1] + ',"events":['
+    seen = [game.view(e, audience) for e in events]
+    for start in range(0, len(seen), STREAM_CHUNK):
+        part = [json.dumps(game.event_to_dict(e), separators=(",", ":"))
+                for e in seen[start:start + STREAM_CHUNK]]
+        yield ("," if start else "") + ",".join(part)
+    yield '],"beliefs":['
+    if perspective != ALL:
+        belief = game.belief(perspective, variant)
+        for start in range(0, len(seen), STREAM_CHUNK):
+            part = []
+            for event in seen[start:start + STREAM_CHUNK]:
+                try:
+                    belief.apply(event)
+                except ValueError as error:
+                    raise ReplayError(422, f"no belief after seq {event.seq}: {error}",
+                                      seq=event.seq) from error
+                part.append(json.dumps(belief_body(belief.snapshot_dict()),
+                                       separators=(",", ":")))
+            yield ("," if start else "") + ",".join(part)
+    yield "]}"
 
 
 # -- the store --------------------------------------------------------------------------------

@@ -9,22 +9,30 @@ WebSocket at UPLOAD_PATH (websockets reads no HTTP bodies): two lines in server/
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import urllib.parse
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
+
+from websockets.exceptions import ConnectionClosed
 
 from archive.reader import Archive
 from games.registry import GAMES
 from games.registry import Registry as Games
 from server.http import response
+from server.logs import log
+from server.ratelimit import TokenBucket
 from server.replay.advice import ReplayAdvisor
 from server.replay.build import (
+    MatchLog,
     ReplayError,
     StoredReplays,
     StoreLike,
+    check_perspective,
+    parse_upload_log,
+    replay_fragments,
     sync_store,
-    uploaded_replay,
 )
 
 Reply = tuple[int, dict[str, str], bytes]
@@ -88,23 +96,83 @@ UPLOAD_PATH = "/api/replay/upload"
 """WebSocket path for uploads: websockets' HTTP side reads no request bodies."""
 
 
-async def replay_upload_ws(ws: Any, games: Games = GAMES) -> None:
+class UploadGuard:
+    """Uploads are open to anyone (no account, no seat), and each costs a belief per event:
+    a rate per address (a token bucket each), and a ceiling on uploads built at once."""
+
+    def __init__(self, per_minute: float = 20.0, burst: float = 20.0, at_once: int = 2,
+                 wait: float = 30.0) -> None:
+        self.per_minute = per_minute
+        self.burst = burst
+        self.wait = wait
+        self.slots = asyncio.Semaphore(at_once)
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def allow(self, address: str) -> bool:
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) >= 10_000:  # forget the addresses that are full again
+                self._buckets = {a: b for a, b in self._buckets.items()
+                                 if not b.take(cost=0.0) or b.tokens < b.burst}
+            bucket = self._buckets[address] = TokenBucket(self.per_minute / 60.0, self.burst)
+        return bucket.take()
+
+
+def _address(ws: Any) -> str:
+    peer = getattr(ws, "remote_address", None)
+    return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+
+
+async def replay_upload_ws(ws: Any, games: Games = GAMES,
+                           guard: UploadGuard | None = None) -> None:
     """One upload per connection on UPLOAD_PATH?perspective=P: the client sends the JSONL log
-    as one text frame; the reply is one frame, the replay JSON or {"error", "line"|"seq"}."""
+    as one text frame; the reply is one message (sent in fragments, built as it goes), the
+    replay JSON or {"error", "status", "line"|"seq"}. Nothing raised here reaches the log
+    as a traceback: an unexpected failure is logged in one line and answered with 500."""
+    guard = guard or UploadGuard()
     raw_query = ws.request.path.partition("?")[2]
     perspective = dict(urllib.parse.parse_qsl(raw_query)).get("perspective", "spectator")
     try:
         try:
-            text = await asyncio.wait_for(ws.recv(), timeout=60)
-        except TimeoutError as error:
-            raise ReplayError(408, "no log received") from error
-        body = text.encode() if isinstance(text, str) else bytes(text)
-        reply = await asyncio.to_thread(uploaded_replay, body, perspective, games)
-        await ws.send(reply.decode())
-    except ReplayError as error:
-        await ws.send(json.dumps({**error.to_json(), "status": error.status}))
+            if not guard.allow(_address(ws)):
+                raise ReplayError(429, "too many uploads from your address; wait a minute")
+            check_perspective(perspective)
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=60)
+            except TimeoutError as error:
+                raise ReplayError(408, "no log received") from error
+            body = text.encode() if isinstance(text, str) else bytes(text)
+            try:
+                await asyncio.wait_for(guard.slots.acquire(), guard.wait)
+            except TimeoutError as error:
+                raise ReplayError(503, "the server is busy with other uploads") from error
+            try:
+                log_ = await asyncio.to_thread(parse_upload_log, body, games)
+                await ws.send(_fragments(log_, perspective))
+            finally:
+                guard.slots.release()
+        except ReplayError as error:
+            await ws.send(json.dumps({**error.to_json(), "status": error.status}))
+        except RecursionError:
+            await ws.send(json.dumps({"error": "the log nests too deeply", "status": 400}))
+    except ConnectionClosed:
+        pass
+    except Exception as error:  # a bug: one line in the log, a 500 to the client
+        log("replay_upload_failed", error=repr(error)[:300])
+        with contextlib.suppress(Exception):
+            await ws.send(json.dumps({"error": "the server failed on this log", "status": 500}))
     finally:
-        await ws.close()
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+
+async def _fragments(log_: MatchLog, perspective: str) -> AsyncIterator[str]:
+    """The replay's JSON in pieces, each built in a worker thread (the loop stays free)."""
+    parts = replay_fragments(log_.events, perspective, log_.game)
+    first = await asyncio.to_thread(next, parts)  # a refusal (403, 422) comes before any byte
+    yield first
+    while (part := await asyncio.to_thread(next, parts, None)) is not None:
+        yield part
 
 
 def wrap_process_request(
