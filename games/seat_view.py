@@ -16,9 +16,12 @@ from games.interface import JSON, Game, Seat
 class SeatFold:
     """The state folded from one seat's events, in seq order with no gap."""
 
-    def __init__(self, game: Game, seat: Seat) -> None:
+    def __init__(self, game: Game, seat: Seat, *, contiguous: bool = True) -> None:
         self.game = game
         self.seat = seat
+        self.contiguous = contiguous
+        """Whether each event must carry the next seq (False: positions built by hand, whose
+        events carry none)."""
         self.state: Any = None
         self.events: list[Any] = []
 
@@ -28,7 +31,7 @@ class SeatFold:
 
     def fold(self, event: Any) -> Any:
         """Fold in the seat's next event (a ValueError if its seq leaves a gap)."""
-        if event.seq != self.last_seq + 1:
+        if self.contiguous and event.seq != self.last_seq + 1:
             raise ValueError(f"seq {event.seq} after {self.last_seq}: not contiguous")
         self.state = self.game.evolve(self.state, event)
         self.events.append(event)

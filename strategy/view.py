@@ -13,20 +13,24 @@ from games.dominoes.audience import Audience, view
 from games.dominoes.belief_two import TwoPlayerBelief
 from games.dominoes.commands import Move
 from games.dominoes.events import Event, HandStarted, TilePlayed
-from games.dominoes.rules import evolve, legal_moves
+from games.dominoes.game import DOMINOES
+from games.dominoes.rules import legal_moves
 from games.dominoes.state import MatchState
 from games.dominoes.tiles import Seat
+from games.seat_view import SeatFold
 from inference.belief import Belief
 
 
-class SeatView:
-    """The fold of one seat's view of a match; `belief()` is kept up to date lazily."""
+class SeatView(SeatFold):
+    """The fold of one seat's view of a match (games.seat_view's, through the dominoes
+    game); `belief()` is kept up to date lazily."""
+
+    state: MatchState | None
+    events: list[Event]
 
     def __init__(self, seat: Seat, audience: Audience | None = None) -> None:
-        self.seat = seat
+        super().__init__(DOMINOES, seat, contiguous=False)  # also hand-built positions
         self.audience: Audience = audience or seat
-        self.state: MatchState | None = None
-        self.events: list[Event] = []
         self._hand_start = 0
         self._belief: Belief | TwoPlayerBelief | None = None
         self._fed = 0
@@ -42,10 +46,9 @@ class SeatView:
 
     def apply(self, event: Event) -> None:
         event = view(event, self.audience)
-        self.state = evolve(self.state, event)
         if isinstance(event, HandStarted):
             self._hand_start = len(self.events)
-        self.events.append(event)
+        self.fold(event)
 
     def legal_moves(self) -> list[Move]:
         return [] if self.state is None else legal_moves(self.state, self.seat)

@@ -71,7 +71,7 @@ def test_cli_plays_a_two_player_variant(capsys: pytest.CaptureFixture[str],
     code = main(["tournament", "--team-a", "greedy", "--team-b", "random", "--variant",
                  "block-2", "--matches", "2", "--target", "10", "--workers", "1"])
     assert code == 0
-    assert capsys.readouterr().out.startswith("block-2: 2 matches (1 mirrored pairs")
+    assert capsys.readouterr().out.startswith("block-2: 2 matches (1 mirrored pair,")
 
 
 def test_reports_of_different_variants_do_not_pool() -> None:
