@@ -64,8 +64,9 @@ def belief_message(events: list[Event], seq: int, variant: str, seat: str = "S")
 
 
 def serve_prefix(page: Any, events: list[Event], k: int, variant: str,
-                 tables: list[dict] | None = None) -> ScriptedServer:
-    """South joins a table whose log is events[:k] (as South sees it), with the belief at k."""
+                 tables: list[dict] | None = None, before: bool = False) -> ScriptedServer:
+    """South joins a table whose log is events[:k] (as South sees it), with the belief at k
+    (and, with `before`, the belief at k - 1 first, as a live table sends them)."""
     south = [event_to_dict(view(e, "S")) for e in events]
 
     def reply(message: dict, send: Callable[[dict], None]) -> None:
@@ -74,6 +75,8 @@ def serve_prefix(page: Any, events: list[Event], k: int, variant: str,
                   "token": "secret", "last_seq": k, "advice": False})
             for event in south[:k]:
                 send({"type": "event", "table_id": TABLE, "seq": event["seq"], "event": event})
+            if before:
+                send(belief_message(events, k - 1, variant))
             send(belief_message(events, k, variant))
         elif message["type"] == "list_tables":
             send({"type": "tables", "id": message["id"], "tables": tables or []})
@@ -82,8 +85,8 @@ def serve_prefix(page: Any, events: list[Event], k: int, variant: str,
 
 
 def open_prefix(page: Any, site: str, events: list[Event], k: int, variant: str,
-                tables: list[dict] | None = None) -> ScriptedServer:
-    server = serve_prefix(page, events, k, variant, tables)
+                tables: list[dict] | None = None, before: bool = False) -> ScriptedServer:
+    server = serve_prefix(page, events, k, variant, tables, before)
     page.goto(f"{site}/#table={TABLE}&seat=S")
     page.wait_for_function(
         f"window.__app && window.__app.belief && window.__app.belief.seq === {k}"
@@ -257,6 +260,10 @@ def test_the_tooltip_follows_the_numbers_and_goes_with_the_view(
     page.keyboard.press("ArrowRight")
     page.wait_for_function("window.__app.step === 10")
     assert_tip_matches_grid(page, tile)
+    # the chart is clickable: its first point goes to that belief's step
+    first_seq = int(page.get_attribute("#overlay .timeline-svg circle[data-seq]", "data-seq"))
+    page.click("#overlay .timeline-svg circle[data-seq]")
+    page.wait_for_function(f"window.__app.belief && window.__app.belief.seq === {first_seq}")
     # Back to the list: no tooltip left behind
     page.click("a[href='#replay']")
     page.wait_for_selector("#matches")
@@ -349,4 +356,41 @@ def test_each_holders_line_says_what_infer_json_says(
             assert abs(want["open"][m.group(5)] - want["best"]) <= 1e-12, (text, want)
             assert int(m.group(6)) == round(100 * want["best"]), (text, want)
     assert some_void  # a pass was just seen: someone cannot have a number
+    assert errors == []
+
+
+def test_the_cells_a_move_changed_are_outlined_with_the_move_and_the_jargon_waits(
+    context: Any, site: str
+) -> None:
+    """The cells whose probability moved with the last event are outlined, and the head
+    names that event ("W passes (seq N)"); consistent deals, bits and seq sit behind
+    "Details" with a line saying what they are; the chart is labelled in words; ? opens and
+    closes "How to read this"."""
+    events, k = first("partnership-6", lambda ev, i: ev[i - 1].type == "passed" and i > 12
+                      and ev[i - 1].seat != "S" and state_after(ev[:i]).phase == "playing")
+    page = context.new_page()
+    errors = watch_errors(page)
+    open_prefix(page, site, events, k, "partnership-6", before=True)
+    old = belief_message(events, k - 1, "partnership-6")["marginals"]
+    new = belief_message(events, k, "partnership-6")["marginals"]
+    moved = {f"{h}|{t}" for h, column in new.items() for t, p in column.items()
+             if t in old.get(h, {}) and abs(old[h][t] - p) >= 0.005}
+    shown = set(page.eval_on_selector_all(
+        "#overlay .c.changed", "cells => cells.map(c => `${c.dataset.holder}|${c.dataset.tile}`)"))
+    assert moved and shown == moved, (shown ^ moved)
+    passer = events[k - 1].seat
+    assert f"{passer} passes (seq {k})" in page.text_content("#overlay .changed-by")
+    details = page.locator("#overlay details.ov-details")
+    assert not details.evaluate("d => d.open")
+    words = details.text_content()
+    assert "consistent deal" in words and "equally likely" in words, words
+    page.click("#overlay details.ov-details summary")
+    assert details.evaluate("d => d.open")
+    assert "possible deals (log scale)" in page.text_content("#overlay .timeline")
+    assert page.locator(".ov-help-panel").count() == 0
+    page.keyboard.press("?")
+    page.wait_for_selector(".ov-help-panel")
+    assert "How to read this" in page.text_content(".ov-help-panel")
+    page.keyboard.press("?")
+    assert page.locator(".ov-help-panel").count() == 0
     assert errors == []

@@ -246,7 +246,7 @@ export function replayView(root, params) {
     const timeline = earlier
       .filter((b) => b.hand === belief.hand && b.status === "live" && typeof b.entropy_bits === "number")
       .map((b) => ({ seq: b.seq, bits: b.entropy_bits }));
-    renderer.renderReplayStep({ boardEl, overlayEl, state, perspective, belief, earlier, timeline, overlayOn });
+    renderer.renderReplayStep({ boardEl, overlayEl, state, perspective, belief, earlier, timeline, overlayOn, event: last });
     if (overlayOn) {
       overlayEl.dataset.seq = belief ? belief.seq : 0;
       overlayEl.dataset.observer = perspective;
@@ -328,6 +328,13 @@ export function replayView(root, params) {
     if (e.target.closest(".advisor-toggle")) toggleAdvisor();
   });
   scrub.addEventListener("input", () => show(Number(scrub.value)));
+  // the chart is clickable: a point goes to the step of its belief
+  overlayEl.addEventListener("click", (e) => {
+    const dot = e.target.closest && e.target.closest("circle[data-seq]");
+    if (!dot || !data) return;
+    const i = data.events.findIndex((ev) => ev.seq === Number(dot.dataset.seq));
+    if (i >= 0) show(i + 1);
+  });
   perspSel.addEventListener("change", () => {
     perspective = perspSel.value;
     app.perspective = perspective;

@@ -49,7 +49,8 @@ function cellState(tile, holder, ctx) {
   if (p === undefined) return { cls: "c none", text: "" };
   const dark = p > 0.81; // black text below, white above: both ≥ 4.5:1 on the blended shade
   const certain = p === 1 ? " certain" : p === 0 ? " zero" : "";
-  return { cls: `c${certain}${dark ? " dark" : ""}`, text: pct(p), p: String(p),
+  const changed = ctx.changed && ctx.changed.has(`${holder}|${tile}`) ? " changed" : "";
+  return { cls: `c${certain}${dark ? " dark" : ""}${changed}`, text: pct(p), p: String(p),
     bg: `rgba(29,78,216,${p.toFixed(3)})` };
 }
 
@@ -134,14 +135,40 @@ function gistsHtml(ctx) {
 // Whether the overlay shows a hand that is over (every tile shown: nothing left to infer).
 const handOver = (ctx) => !!ctx.revealed;
 
+// What the jargon means, said once, behind the "details" toggle.
+const DETAILS_NOTE = "Consistent deals: the ways the hidden tiles can lie that fit everything seen " +
+  "so far, all taken as equally likely; each cell is the share of them in which that player " +
+  "holds that tile. log\u2082 of the count is the uncertainty in bits; seq numbers the events.";
+
 function headHtml(belief, ctx) {
-  const status = belief ? `<span class="muted">belief after seq ${belief.seq}</span>` : "";
-  const deals = handOver(ctx)
-    ? "The hand is over: every hand is shown, so nothing is hidden. The tiles each player kept are marked \u201chad\u201d."
-    : dealsText(belief);
-  return `<h2>Oracle</h2>${status}${gistsHtml(ctx)}<p class="deals">${deals}</p>` +
+  const over = handOver(ctx);
+  const deals = over
+    ? `<p class="deals">The hand is over: every hand is shown, so nothing is hidden. The tiles each player kept are marked \u201chad\u201d.</p>`
+    : "";
+  const changed = !over && ctx.changedBy && ctx.changed && ctx.changed.size
+    ? `<p class="changed-by"><span class="sw changed"></span>Outlined: changed after <b>${esc(ctx.changedBy)}</b></p>` : "";
+  const details = belief && !over
+    ? `<details class="ov-details"${ctx.detailsOpen ? " open" : ""}><summary>Details</summary>` +
+      `<p class="deals">${dealsText(belief)}</p><p class="muted">Belief after seq ${belief.seq}. ${DETAILS_NOTE}</p></details>`
+    : "";
+  return `<h2>Oracle</h2><button type="button" class="ov-help" aria-keyshortcuts="?" aria-expanded="${!!ctx.helpOpen}">How to read this (?)</button>` +
+    `${gistsHtml(ctx)}${changed}${deals}${details}` +
     `${ctx.note ? `<p class="muted">${esc(ctx.note)}</p>` : ""}`;
 }
+
+// The "how to read this" panel (the ? key or its button).
+export const HELP_HTML =
+  `<section class="ov-help-panel" aria-label="how to read the oracle"><h3>How to read this</h3><ul>` +
+  `<li>Each triangle is one player you cannot see (or the face-down tiles): row = the lower number, ` +
+  `column = the higher; a cell is the chance, in %, that this player holds that tile. Darker = likelier; ` +
+  `an outlined cell is certain.</li>` +
+  `<li><b>you</b>: in your hand. A seat letter struck through: already played by that seat.</li>` +
+  `<li>The line per player sums it up: tiles left, tiles held for sure, numbers they cannot have ` +
+  `(they passed on them, or every such tile is accounted for), and their likeliest tile.</li>` +
+  `<li>Cells outlined in orange changed with the last move.</li>` +
+  `<li>The chart: how many deals are still possible (log scale) as the hand goes on; a drop is a move that told you a lot.</li>` +
+  `<li>The numbers are exact if every deal that fits what you saw is equally likely: they assume nothing about how people play.</li>` +
+  `</ul><p class="muted">Press ? again to close.</p></section>`;
 
 function sideHtml(belief, ctx) {
   const facts = (belief && belief.facts) || [];
@@ -150,7 +177,7 @@ function sideHtml(belief, ctx) {
     ? `<ul class="facts">${facts.map((f) => `<li>${esc(f)}</li>`).join("")}</ul>`
     : `<p class="muted">No certain facts yet.</p>`;
   return `<section><h3>Facts</h3>${factsHtml}</section>` +
-    `<section class="timeline"><h3>Uncertainty this hand</h3>${timeline(ctx.timeline || [])}</section>` +
+    `<section class="timeline"><h3>Possible deals this hand (log scale)</h3>${timeline(ctx.timeline || [])}</section>` +
     `<p class="legend"><span class="sw" style="background:rgba(29,78,216,.15)"></span>unlikely ` +
     `<span class="sw" style="background:rgba(29,78,216,.9)"></span>likely · ` +
     `<b>you</b> your tile · <b>${ctx.variant.seats.join("/")}</b> played by</p>`;
@@ -164,7 +191,7 @@ function buildOverlay(el, ctx, full, remaining) {
       `${cardHead(holder, ctx, remaining)}</h3>` +
       triangle(holder, full, stops[holder] || "0-0") + `</section>`;
   }
-  el.innerHTML = `<div class="ov-head">${headHtml(ctx.belief, ctx)}</div>` +
+  el.innerHTML = `<div class="ov-help-box">${ctx.helpOpen ? HELP_HTML : ""}</div><div class="ov-head">${headHtml(ctx.belief, ctx)}</div>` +
     `<div class="grids">${grids}</div><div class="ov-side">${sideHtml(ctx.belief, ctx)}</div>`;
 }
 
@@ -193,6 +220,7 @@ export function renderOverlay(el, ctx) {
   void el.offsetHeight; // flush layout owed by earlier changes (the board), not timed here
   const t0 = performance.now();
   const belief = ctx.belief;
+  ctx = { ...ctx, changed: changedCells(el, ctx), detailsOpen: !!el._detailsOpen, helpOpen: !!el._helpOpen };
   const full = { ...ctx, marginals: (belief && belief.marginals) || {} };
   const remaining = (belief && belief.remaining) || {};
   const layout = `${ctx.maxPip}:${ctx.holders.join(",")}`;
@@ -213,6 +241,30 @@ export function renderOverlay(el, ctx) {
   return ms;
 }
 
+// The cells whose probability moved (by half a point or more) with the last belief: against
+// `ctx.before` when given (the replay's previous step), else the belief this element showed
+// before the current one (same hand only).
+function changedCells(el, ctx) {
+  const belief = ctx.belief;
+  const now = belief && belief.marginals ? belief.marginals : null;
+  if (belief && belief.seq !== el._seqNow) {
+    el._basis = el._seqNow !== undefined ? { hand: el._handNow, marginals: el._marginalsNow } : null;
+    el._seqNow = belief.seq;
+    el._handNow = belief.hand;
+    el._marginalsNow = now;
+  }
+  const basis = ctx.before !== undefined ? ctx.before : el._basis;
+  const out = new Set();
+  if (!now || !basis || !basis.marginals || basis.hand !== belief.hand) return out;
+  for (const [holder, column] of Object.entries(now)) {
+    const old = basis.marginals[holder] || {};
+    for (const [tile, p] of Object.entries(column)) {
+      if (old[tile] !== undefined && Math.abs(old[tile] - p) >= 0.005) out.add(`${holder}|${tile}`);
+    }
+  }
+  return out;
+}
+
 // The arrow keys' neighbour of a cell in its triangle (row = low, column = high), or null.
 function neighbour(c, key, maxPip) {
   const [r, col] = c.dataset.tile.split("-").map(Number);
@@ -228,6 +280,26 @@ function neighbour(c, key, maxPip) {
 // after every render (a replay step, a new belief), and hidden when its cell is gone.
 export function attachHover(el) {
   let hovered = null;
+  el.addEventListener("toggle", (e) => {
+    if (e.target.classList && e.target.classList.contains("ov-details")) el._detailsOpen = e.target.open;
+  }, true);
+  const toggleHelp = () => {
+    el._helpOpen = !el._helpOpen;
+    const box = el.querySelector(".ov-help-box");
+    if (box) box.innerHTML = el._helpOpen ? HELP_HTML : "";
+    const b = el.querySelector(".ov-help");
+    if (b) b.setAttribute("aria-expanded", String(el._helpOpen));
+  };
+  el.addEventListener("click", (e) => {
+    if (e.target.closest(".ov-help")) toggleHelp();
+  });
+  const onHelpKey = (e) => {
+    if (!el.isConnected) return void document.removeEventListener("keydown", onHelpKey);
+    if (e.key !== "?" || (e.target.closest && e.target.closest("input, select, textarea"))) return;
+    e.preventDefault();
+    toggleHelp();
+  };
+  document.addEventListener("keydown", onHelpKey);
   const clear = () => {
     hideTip();
     el.querySelectorAll(".c.hl").forEach((c) => c.classList.remove("hl"));
@@ -299,7 +371,8 @@ export function attachHover(el) {
 // The overlay of `state` for observer `me` (null: a spectator) at `belief`: played tiles and
 // the observer's own tiles as the belief's seq knew them, so every cell is the belief's own
 // number even while a newer event is already on the board. Returns the holders drawn.
-// extra: {previous (holders last drawn), timeline, note, hideGrids}
+// extra: {previous (holders last drawn), timeline, note, hideGrids, changedBy (the last event
+// in words), before (the belief to compare with, else the one this element showed last)}
 export function renderOracle(el, state, belief, me, extra = {}) {
   const h = state.hand;
   const sameHand = belief && h && belief.hand === h.number;
@@ -317,6 +390,7 @@ export function renderOracle(el, state, belief, me, extra = {}) {
   renderOverlay(el, {
     belief, variant: state.rules, maxPip: state.maxPip, holders, mine, played, revealed,
     names: state.players, timeline: extra.timeline || [], note: extra.note || "",
+    changedBy: extra.changedBy || "", ...(extra.before !== undefined ? { before: extra.before } : {}),
   });
   return holders;
 }
