@@ -18,6 +18,7 @@ from games.texas42.commands import Bid, DealHand, NameTrump, PlayTile, StartMatc
 from games.texas42.dominoes import SEATS, TileError, parse_tile
 from games.texas42.errors import illegal
 from games.texas42.events import event_to_dict, parse_event
+from games.texas42.pimc import PimcBot
 from games.texas42.rules import decide, evolve, legal_commands, to_act
 from games.texas42.state import State
 from games.texas42.suits import parse_trump, trump_name
@@ -141,7 +142,7 @@ class Texas42:
         check_log(events)
 
     def bots(self) -> Mapping[str, Bot]:
-        return {"random": RandomBot(), "greedy": GreedyBot()}
+        return {"random": RandomBot(), "greedy": GreedyBot(), "pimc": PimcBot()}
 
 
 TEXAS42 = Texas42()

@@ -22,6 +22,10 @@ TRUMP_INDEX = 7
 """The trump suit's index in the per-suit tables (numbers are 0..6)."""
 
 
+class OutOfNodes(Exception):
+    """The solver's node budget ran out (the caller falls back to what it has)."""
+
+
 @dataclass(frozen=True)
 class Tables:
     """Everything about the 28 tiles that one trump fixes, as flat lists and masks."""
@@ -93,6 +97,8 @@ class Solver:
     team's seats play only its choice while the other team still plays perfectly."""
     fixed_team: int = 0
     """The seats (parity: 0 = S and N, 1 = W and E) that `fixed` plays for."""
+    limit: int | None = None
+    """Stop with OutOfNodes after this many plays searched (a bounded caller's budget)."""
     nodes: int = 0
     table: dict[tuple[int, int, int, int, int], tuple[int, int]] = field(default_factory=dict)
 
@@ -160,6 +166,8 @@ class Solver:
     def _in_trick(self, hands: tuple[int, int, int, int], leader: int,
                   trick: tuple[tuple[int, int], ...], alpha: int, beta: int) -> int:
         self.nodes += 1
+        if self.limit is not None and self.nodes > self.limit:
+            raise OutOfNodes(self.nodes)
         if len(trick) == 4:
             t = self.t
             power = t.power[t.lead_suit[trick[0][1]]]
