@@ -30,7 +30,7 @@ from server.beliefs.in_process import InProcessInference
 from server.beliefs.remote import RemoteInference
 from server.cluster.ownership import Cluster
 from server.feeds.bus import Bus, InProcessBus
-from server.feeds.topics import DEFAULT_PREFIX, Topics
+from server.feeds.topics import DEFAULT_PARTITIONS, DEFAULT_PREFIX, Topics
 from server.http import WEB_ROOT, make_process_request
 from server.logs import log
 from server.metrics import Metrics, rss_bytes, watch_loop_lag
@@ -72,6 +72,8 @@ class ServerConfig:
     node: str | None = None
     """This server's name in the cluster (unique; default host-pid-random)."""
     topic_prefix: str = DEFAULT_PREFIX
+    partitions: int = DEFAULT_PARTITIONS
+    """Inference partitions (work topics); the same number as every worker's --partitions."""
     lease_seconds: float = 10.0
     """How long a table's owner may be silent before another server takes the table."""
     forward_timeout: float = 5.0
@@ -162,7 +164,7 @@ class DominoServer:
         assert self.store is not None
         config = self.config
         node = config.node or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(2)}"
-        topics = Topics(config.topic_prefix)
+        topics = Topics(config.topic_prefix, config.partitions)
         self.cluster = await asyncio.to_thread(
             lambda: Cluster(mqtt=mqtt, db=str(config.db), node=node, topics=topics,
                             store=self.store.store, lease_seconds=config.lease_seconds,

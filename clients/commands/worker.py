@@ -1,7 +1,9 @@
 """`domino-oracle worker`: an inference worker process for the MQTT deployment.
 
-Start as many as the load needs; they share the work through an MQTT v5 shared
-subscription and read the matches from the same event store as the servers.
+Start as many as the load needs. The tables are split into partitions (64 by default, the
+same number on every server and worker); the workers hold partitions by lease in the
+PostgreSQL store (server/cluster/partitions.py), spread evenly, and each folds only its
+partitions' tables, reading the matches from the same event store as the servers.
 """
 
 from __future__ import annotations
@@ -26,8 +28,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="the servers' event store (postgresql://... or a SQLite file)")
     parser.add_argument("--topic-prefix", default="domino/v1",
                         help="MQTT topic prefix shared with the servers (default: %(default)s)")
-    parser.add_argument("--group", default="workers",
-                        help="shared-subscription group name (default: %(default)s)")
+    parser.add_argument("--partitions", type=int, default=64,
+                        help="table partitions; every server and worker must agree "
+                             "(default: %(default)s)")
+    parser.add_argument("--lease-seconds", type=float, default=5.0,
+                        help="how long a silent worker keeps its partitions before the "
+                             "others take them over (default: %(default)s)")
     parser.add_argument("--name", help="client id (default: worker-HOST-PID-RANDOM)")
     parser.add_argument("--log-level", default="INFO")
     parser.set_defaults(handler=run)
@@ -35,15 +41,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from clients.store_option import open_store
-    from server.beliefs.worker_service import InferenceService
+    from server.beliefs.worker_service import InferenceService, Partitions, SoleWorker
+    from server.cluster.partitions import PartitionLeases
     from server.feeds.topics import Topics, parse_mqtt_url
     from server.logs import configure
+    from storage import store_url
 
     configure(args.log_level.upper())
     try:
         parse_mqtt_url(args.mqtt)
     except ValueError as error:
         raise CommandError(str(error)) from error
+    if args.partitions < 1 or args.lease_seconds <= 0:
+        raise CommandError("--partitions must be >= 1 and --lease-seconds > 0")
     name = args.name or f"worker-{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
 
     async def main() -> None:
@@ -53,12 +63,19 @@ def run(args: argparse.Namespace) -> int:
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
         with open_store(args.db, create=True) as store:
-            service = InferenceService(store, args.mqtt, Topics(args.topic_prefix), name,
-                                       args.group)
+            partitions: Partitions
+            if store_url(args.db).startswith("postgresql"):
+                partitions = await asyncio.to_thread(
+                    PartitionLeases, args.db, name, args.lease_seconds, args.partitions)
+            else:  # SQLite: no leases, so one worker, holding every partition
+                partitions = SoleWorker(args.partitions)
+            service = InferenceService(store, args.mqtt,
+                                       Topics(args.topic_prefix, args.partitions), name,
+                                       partitions)
             await service.run(stop)
 
     try:
         asyncio.run(main())
-    except ConnectionError as error:
+    except (ConnectionError, ValueError) as error:
         raise CommandError(str(error)) from error
     return 0

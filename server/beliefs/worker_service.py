@@ -1,12 +1,15 @@
 """The inference worker process: beliefs for tables that other processes host.
 
-A server publishes "table T advanced to seq N" on `{prefix}/work/T`; the worker pool shares
-`$share/workers/{prefix}/work/#`, so each notification reaches one worker. The worker reads
-each pending table's stream from the event store after the seq it has already folded (from
-scratch when the table is new to it, e.g. after another worker died; one query for all the
-tables pending at once), folds each audience's view into its Belief, and publishes every
-observer's belief for the head seq, retained. So any worker can serve any notification, and
-one that takes over carries on from the store.
+Tables are partitioned (`partition_of`, P partitions) and each partition is held by one
+worker, by lease (server/cluster/partitions.py, handed in as `Partitions`). A server
+publishes "table T advanced to seq N" on `{prefix}/work/{partition}/T`; a worker subscribes
+only to its own partitions' topics, so every table is folded by one worker, in memory: it
+reads each pending table's stream from the event store after the seq it has already folded
+(one query for all the tables pending at once), folds each audience's view into its Belief,
+and publishes every observer's belief for the head seq, retained. Nothing is read twice.
+A worker that gains a partition (start-up, a worker died or joined) rebuilds that
+partition's open tables from the store once, at once, without waiting to be asked; one that
+loses a partition forgets its tables.
 
 Never backwards: per table, a worker publishes only seqs at least as new as its last, and
 downstream gates drop anything older than what they delivered (two workers may race).
@@ -18,7 +21,9 @@ import asyncio
 import contextlib
 import time
 from collections import OrderedDict
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from pydantic_core import from_json
 
@@ -27,7 +32,7 @@ from games.registry import GAMES
 from games.registry import Registry as Games
 from server.beliefs.message import belief_frame
 from server.feeds.mqtt_link import MqttLink
-from server.feeds.topics import WORKER_GROUP, Topics
+from server.feeds.topics import Topics, partition_of
 from server.logs import log
 from storage import EventStore, StoredEvent
 
@@ -35,6 +40,53 @@ READ_BATCH = 64
 """Tables processed together: one store read (one round trip) for the whole batch."""
 IDLE_SECONDS = 600.0
 """A table not advanced for this long is forgotten (rebuilt from the store if it comes back)."""
+
+
+class LeaseRound(Protocol):
+    held: frozenset[int]
+    live_workers: tuple[str, ...]
+
+
+class Partitions(Protocol):
+    """Who holds which partitions (server/cluster/partitions.py's PartitionLeases; blocking
+    calls, run in a thread)."""
+
+    ttl: float
+    partitions: int
+
+    def round(self) -> LeaseRound: ...
+
+    def open_tables(self, partitions: frozenset[int]) -> list[str]: ...
+
+    def resign(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class _AllPartitions:
+    held: frozenset[int]
+    live_workers: tuple[str, ...] = ()
+
+
+class SoleWorker:
+    """No leases (a SQLite store, one worker): this worker holds every partition."""
+
+    def __init__(self, partitions: int) -> None:
+        self.ttl = 5.0
+        self.partitions = partitions
+
+    def round(self) -> LeaseRound:
+        return _AllPartitions(frozenset(range(self.partitions)))
+
+    def open_tables(self, partitions: frozenset[int]) -> list[str]:
+        return []  # without table leases nothing says which tables are live
+
+    def resign(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 @dataclass
@@ -62,46 +114,103 @@ class TableBeliefs:
 
 
 class InferenceService:
-    """Consumes work notifications, folds from the store, publishes beliefs."""
+    """Holds partitions, consumes their work notifications, folds from the store, publishes."""
 
     def __init__(self, store: EventStore, link_url: str, topics: Topics, identifier: str,
-                 group: str = WORKER_GROUP, games: Games = GAMES) -> None:
+                 partitions: Partitions | None = None, games: Games = GAMES) -> None:
+        """`partitions`: the leases; none: this worker holds them all (a single worker)."""
         self.store = store
         self.games = games
         self.topics = topics
-        self.group = group
+        self.partitions = partitions or SoleWorker(topics.partitions)
+        if self.partitions.partitions != topics.partitions:
+            raise ValueError("the leases and the topics must count the same partitions")
         self.link = MqttLink(link_url, identifier, self.on_message)
         self.tables: OrderedDict[str, TableBeliefs] = OrderedDict()
         self._pending: OrderedDict[str, tuple[int, bool]] = OrderedDict()
         self._wake = asyncio.Event()
+        self.held: frozenset[int] = frozenset()
         self.notifications = 0
+        self.foreign = 0
+        """Notifications for a partition we no longer hold (in flight during a hand-over)."""
         self.beliefs = 0
         self.rebuilds = 0
+        self.folds = 0
+        """Events folded, once per audience: the figure that shows nothing is folded twice."""
+        self.gained = 0
         self.read_seconds = 0.0
         self.compute_seconds = 0.0
 
     async def run(self, stop: asyncio.Event) -> None:
         await self.link.start()
-        await self.link.subscribe(self.topics.work_shared(self.group), qos=1)
-        log("worker_ready", client=self.link.identifier, group=self.group)
-        loop_task = asyncio.create_task(self._loop())
+        await self._lease_round()
+        log("worker_ready", client=self.link.identifier, partitions=len(self.held))
+        tasks = [asyncio.create_task(self._loop()), asyncio.create_task(self._leasing(stop))]
         await stop.wait()
-        loop_task.cancel()
-        await asyncio.gather(loop_task, return_exceptions=True)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        with contextlib.suppress(Exception):  # let the others take over now, not in a lease
+            await asyncio.to_thread(self.partitions.resign)
+        self.partitions.close()
         await self.link.stop()
         log("worker_stopped", notifications=self.notifications, beliefs=self.beliefs,
-            rebuilds=self.rebuilds, read_s=round(self.read_seconds, 2),
+            folds=self.folds, rebuilds=self.rebuilds, partitions=len(self.held),
+            gained=self.gained, foreign=self.foreign, read_s=round(self.read_seconds, 2),
             compute_s=round(self.compute_seconds, 2), cpu_s=round(time.process_time(), 2))
+
+    # -- partitions ----------------------------------------------------------------------
+
+    async def _leasing(self, stop: asyncio.Event) -> None:
+        """A lease round every third of a lease: renew, take over, hand over."""
+        while not stop.is_set():
+            await asyncio.sleep(self.partitions.ttl / 3)
+            try:
+                await self._lease_round()
+            except Exception as error:  # a database hiccup: the next round tries again
+                log("worker_lease_failed", error=repr(error))
+
+    async def _lease_round(self) -> None:
+        held = (await asyncio.to_thread(self.partitions.round)).held
+        gained, lost = held - self.held, self.held - held
+        for partition in sorted(lost):
+            await self.link.unsubscribe(self.topics.work_partition(partition))
+        self.held = held
+        if lost:
+            self._forget_partitions(lost)
+        for partition in sorted(gained):  # subscribed first, then read: nothing between
+            await self.link.subscribe(self.topics.work_partition(partition), qos=1)
+        if gained:
+            self.gained += len(gained)
+            tables = await asyncio.to_thread(self.partitions.open_tables, gained)
+            for table_id in tables:  # rebuilt from the store once, now
+                self._want(table_id, 0, True)
+        if gained or lost:
+            log("worker_partitions", client=self.link.identifier, held=len(held),
+                gained=len(gained), lost=len(lost))
+
+    def _forget_partitions(self, lost: Collection[int]) -> None:
+        count = self.topics.partitions
+        for store in (self.tables, self._pending):
+            for table_id in [t for t in store if partition_of(t, count) in lost]:
+                del store[table_id]
+
+    # -- work ----------------------------------------------------------------------------
 
     def on_message(self, topic: str, payload: bytes) -> None:
         with contextlib.suppress(ValueError, KeyError, TypeError):
             data = from_json(payload)
             table_id, seq = str(data["table_id"]), int(data["seq"])
-            again = bool(data.get("again"))
             self.notifications += 1
-            before, was_again = self._pending.get(table_id, (0, False))
-            self._pending[table_id] = (max(seq, before), again or was_again)
-            self._wake.set()
+            if partition_of(table_id, self.topics.partitions) not in self.held:
+                self.foreign += 1
+                return
+            self._want(table_id, seq, bool(data.get("again")))
+
+    def _want(self, table_id: str, seq: int, again: bool) -> None:
+        before, was_again = self._pending.get(table_id, (0, False))
+        self._pending[table_id] = (max(seq, before), again or was_again)
+        self._wake.set()
 
     async def _loop(self) -> None:
         while True:
@@ -122,6 +231,8 @@ class InferenceService:
         """
         wanted: dict[str, int] = {}
         for table_id, (seq, again) in batch.items():
+            if partition_of(table_id, self.topics.partitions) not in self.held:
+                continue  # handed over since it was asked for
             tables = self.tables.get(table_id)
             if tables is None:
                 tables = self.tables[table_id] = TableBeliefs(table_id)
@@ -158,6 +269,7 @@ class InferenceService:
                 event = game.parse_event(record.payload)
                 for audience, belief in tables.beliefs.items():
                     belief.apply(game.view(event, audience))
+                self.folds += len(tables.beliefs)
                 tables.folded = event.seq
                 tables.finished = event.type == "match_ended"
             if tables.folded == 0 or tables.folded < tables.published:

@@ -2,7 +2,8 @@
 
     {prefix}/tables/{table}/events/{audience}   one event per message, that audience's view
     {prefix}/tables/{table}/beliefs/{observer}  the observer's latest belief (retained)
-    {prefix}/work/{table}                       "table advanced to seq N" for the worker pool
+    {prefix}/work/{partition}/{table}           "table advanced to seq N", for the worker
+                                                holding the table's partition (partition_of)
     {prefix}/nodes/{node}/commands              commands forwarded to the table's owner
     {prefix}/nodes/{node}/replies               answers to forwarded commands
 
@@ -11,16 +12,26 @@ The prefix (default `domino/v1`) versions the layout and lets test runs share on
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 DEFAULT_PREFIX = "domino/v1"
 WORKER_GROUP = "workers"
+DEFAULT_PARTITIONS = 64
+
+
+def partition_of(table_id: str, partitions: int = DEFAULT_PARTITIONS) -> int:
+    """The table's inference partition: a stable hash (not `hash()`), the same in every
+    process, run and machine, so servers and workers agree on it."""
+    digest = hashlib.blake2b(table_id.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % partitions
 
 
 @dataclass(frozen=True)
 class Topics:
     prefix: str = DEFAULT_PREFIX
+    partitions: int = DEFAULT_PARTITIONS
 
     def table(self, table_id: str) -> str:
         """Every topic of one table (a subscription filter)."""
@@ -33,7 +44,14 @@ class Topics:
         return f"{self.prefix}/tables/{table_id}/beliefs/{observer}"
 
     def work(self, table_id: str) -> str:
-        return f"{self.prefix}/work/{table_id}"
+        """A table's work topic; `work("+")` is the filter for every table's."""
+        if table_id == "+":
+            return f"{self.prefix}/work/+/+"
+        return f"{self.prefix}/work/{partition_of(table_id, self.partitions)}/{table_id}"
+
+    def work_partition(self, partition: int) -> str:
+        """The work of one partition's tables: what its worker subscribes to."""
+        return f"{self.prefix}/work/{partition}/+"
 
     def work_shared(self, group: str = WORKER_GROUP) -> str:
         """The worker pool's shared subscription: each notification goes to one worker."""
