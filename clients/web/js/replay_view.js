@@ -143,10 +143,12 @@ export function replayView(root, params) {
     `<button type="button" data-go="next" aria-label="next (right arrow)">▶</button><button type="button" data-go="last" aria-label="last">▶|</button>` +
     `<button type="button" data-go="play" aria-label="play or pause (space)">Play</button>` +
     `<button type="button" class="ov-toggle" aria-pressed="${overlayOn}">Overlay (O)</button>` +
-    `<button type="button" class="advisor-toggle" aria-pressed="${advisorOn}" aria-keyshortcuts="A">Advisor (A)</button></div>` +
+    `<button type="button" class="advisor-toggle" aria-pressed="${advisorOn}" aria-keyshortcuts="A">Advisor (A)</button>` +
+    `<button type="button" class="share">Copy link to this position</button></div>` +
     `<p id="where" class="where" aria-live="polite"></p>` +
     `<div class="table-view${overlayOn ? "" : " no-overlay"}"><div class="board-wrap"><div id="board"></div>` +
-    `<section id="advisor" class="advice-box replay-advice" aria-live="polite" aria-label="the advisor on this move" hidden></section></div>` +
+    `<section id="advisor" class="advice-box replay-advice" aria-live="polite" aria-label="the advisor on this move" hidden></section>` +
+    `<nav id="moves" class="move-list" aria-label="moves, by hand"></nav></div>` +
     `<aside id="overlay" class="overlay" aria-label="probabilities"></aside></div></div>`;
   const boardEl = root.querySelector("#board");
   const overlayEl = root.querySelector("#overlay");
@@ -156,6 +158,7 @@ export function replayView(root, params) {
   const perspSel = root.querySelector("#persp");
   const advisorEl = root.querySelector("#advisor");
   const inPlayEl = root.querySelector("#in-play");
+  const movesEl = root.querySelector("#moves");
   let hoverAttached = false;
 
   // The advisor on the move just shown: GET /api/matches/{id}/advice?seq=N (finished matches).
@@ -192,6 +195,7 @@ export function replayView(root, params) {
     try {
       const r = await getJson(`/api/matches/${encodeURIComponent(id)}/advice?seq=${seq}`);
       adviceCache.set(seq, r);
+      showVerdict(seq);
       if (!disposed && adviceWanted === seq) renderAdvisor(r);
     } catch (err) {
       if (disposed || adviceWanted !== seq) return;
@@ -219,6 +223,125 @@ export function replayView(root, params) {
       `<span class="label">${ADVICE_LABEL}</span> (each sampled deal solved with every hand open). ` +
       `<span class="verdict">${verdict}</span></p><ol class="advice-list">${items}</ol>`;
   }
+
+  // -- the move list: every event but the deals, grouped by hand; the advisor's verdict beside
+  // each play of the chosen seat (finished stored matches), fetched one at a time.
+
+  const handOf = (ev) => (ev.hand != null ? ev.hand : null);
+
+  function buildMoveList() {
+    const groups = [];
+    data.events.forEach((ev, i) => {
+      if (renderer.isFolded && renderer.isFolded(ev)) return;
+      const hand = handOf(ev);
+      let g = groups[groups.length - 1];
+      if (!g || g.hand !== hand) groups.push((g = { hand, items: [] }));
+      g.items.push({ ev, step: i + 1 });
+    });
+    const hands = groups.filter((g) => g.hand != null);
+    const jump = hands.length > 1
+      ? `<label class="jump">Hand <select id="jump-hand">${hands.map((g) => `<option value="${g.items[0].step}">${g.hand}</option>`).join("")}</select></label>` : "";
+    movesEl.innerHTML = `<h2>Moves</h2>${jump}` + groups.map((g) =>
+      `<section class="hand-moves" data-hand="${g.hand ?? ""}"><h3><button type="button" data-step="${g.items[0].step}">` +
+      `${g.hand != null ? `Hand ${g.hand}` : "Match"}</button></h3><ol>` +
+      g.items.map(({ ev, step: k }) => {
+        const mine = renderer.isPlay(ev) && ev.seat === perspective;
+        return `<li><button type="button" class="mv" data-step="${k}" data-seq="${ev.seq}">${esc(renderer.describe(ev))}</button>` +
+          `${mine ? `<span class="verdict" data-seq="${ev.seq}"></span>` : ""}</li>`;
+      }).join("") + `</ol></section>`).join("");
+    verdictHand = undefined;
+  }
+
+  function verdictText(r) {
+    if (!r || !r.moves || !r.moves.length) return "";
+    if (r.rank === 1) return "✓ the advisor's best move";
+    const best = r.moves[0];
+    const played = r.rank ? r.moves[r.rank - 1] : null;
+    if (!played) return "not among the advisor's moves";
+    const diff = played.expected_points - best.expected_points;
+    const name = (m) => `${m.tile}${m.end ? ` ${m.end}` : ""}`;
+    return `played ${name(played)}: ${diff.toFixed(1).replace("-", "−")} points against the best, ${name(best)}`;
+  }
+
+  function showVerdict(seq) {
+    const el = movesEl.querySelector(`.verdict[data-seq="${seq}"]`);
+    const r = adviceCache.get(seq);
+    if (el && r) {
+      el.textContent = verdictText(r);
+      el.classList.toggle("best", r.rank === 1);
+    }
+  }
+
+  // the chosen seat's plays of the hand on screen, fetched one after another (the server
+  // computes one at a time; ~0.8 s each): a hand's verdicts, not a whole match's at once
+  let verdictQueue = [];
+  let verdictBusy = false;
+  let verdictHand;
+  function queueVerdicts() {
+    const hand = app.state && app.state.hand ? app.state.hand.number : null;
+    if (hand === verdictHand) return;
+    verdictHand = hand;
+    verdictQueue = [];
+    if (id === "upload" || !data || !data.finished || hand == null) return;
+    verdictQueue = data.events.filter((ev) => renderer.isPlay(ev) && ev.seat === perspective && handOf(ev) === hand)
+      .map((ev) => ev.seq).filter((seq) => !adviceCache.has(seq));
+    for (const ev of data.events) if (adviceCache.has(ev.seq)) showVerdict(ev.seq);
+    pumpVerdicts();
+  }
+  async function pumpVerdicts() {
+    if (verdictBusy) return;
+    verdictBusy = true;
+    try {
+      while (verdictQueue.length && !disposed) {
+        // the step on screen first, then the list in order
+        const seq = verdictQueue.includes(adviceWanted) ? adviceWanted : verdictQueue[0];
+        verdictQueue = verdictQueue.filter((x) => x !== seq);
+        if (adviceCache.has(seq)) {
+          showVerdict(seq);
+          continue;
+        }
+        try {
+          const r = await getJson(`/api/matches/${encodeURIComponent(id)}/advice?seq=${seq}`);
+          adviceCache.set(seq, r);
+          showVerdict(seq);
+          if (adviceWanted === seq && !disposed) renderAdvisor(r);
+        } catch (err) {
+          if (/busy/.test(err.message)) {
+            verdictQueue.push(seq);
+            await new Promise((done) => setTimeout(done, 1000));
+          }
+        }
+      }
+    } finally {
+      verdictBusy = false;
+    }
+  }
+
+  function markCurrent() {
+    for (const b of movesEl.querySelectorAll(".mv.current")) b.classList.remove("current");
+    const cur = movesEl.querySelector(`.mv[data-step="${step}"]`);
+    if (cur) {
+      cur.classList.add("current");
+      cur.setAttribute("aria-current", "step");
+      const list = movesEl;
+      const top = cur.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 30) list.scrollTop = top - 40;
+    }
+    const jump = movesEl.querySelector("#jump-hand");
+    const hand = app.state && app.state.hand ? app.state.hand.number : null;
+    if (jump && hand != null) {
+      const opt = [...jump.options].find((o) => o.textContent === String(hand));
+      if (opt) jump.value = opt.value;
+    }
+  }
+
+  movesEl.addEventListener("click", (e) => {
+    const b = e.target.closest("[data-step]");
+    if (b) show(Number(b.dataset.step));
+  });
+  movesEl.addEventListener("change", (e) => {
+    if (e.target.id === "jump-hand") show(Number(e.target.value));
+  });
 
   function toggleAdvisor() {
     advisorOn = !advisorOn;
@@ -253,6 +376,8 @@ export function replayView(root, params) {
     }
     const hash = `replay=${encodeURIComponent(id)}&perspective=${perspective}&step=${step}`;
     history.replaceState(null, "", `#${hash}`);
+    markCurrent();
+    queueVerdicts();
   }
 
   async function load() {
@@ -289,6 +414,7 @@ export function replayView(root, params) {
     perspSel.innerHTML = optionsHtml(perspectives(seats, renderer.seatName), perspective);
     inPlay(!data.finished);
     scrub.max = String(data.events.length);
+    buildMoveList();
     show(step == null ? Math.min(data.events.length, firstMove(data.events)) : step);
   }
 
@@ -326,7 +452,18 @@ export function replayView(root, params) {
     if (b) go(b.dataset.go);
     if (e.target.closest(".ov-toggle")) toggleOverlay();
     if (e.target.closest(".advisor-toggle")) toggleAdvisor();
+    if (e.target.closest(".share")) share();
   });
+
+  // A link to this very position (perspective and step): the address, copied.
+  async function share() {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      toast("Link to this position copied.", "ok");
+    } catch {
+      toast(`Copy this link: ${location.href}`, "ok");
+    }
+  }
   scrub.addEventListener("input", () => show(Number(scrub.value)));
   // the chart is clickable: a point goes to the step of its belief
   overlayEl.addEventListener("click", (e) => {

@@ -26,6 +26,8 @@ export default {
   describe,
   // the events the advisor ranks, and where a replay opens (just after the first one)
   isPlay: (event) => event.type === "tile_played",
+  // the events the replay's move list folds away (the deals)
+  isFolded: (event) => event.type === "hand_dealt" || event.type === "match_started",
   // the seats of a folded match (the replay's perspectives)
   seatsOfState: (state) => state.seats,
   attachOverlay: attachHover,
