@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Generic
 
 from inference.classes import Item, Position
-from inference.counting import tile_counts
+from inference.counting import solve, tile_counts
 from inference.errors import Infeasible
 from inference.propagation import propagate
 from inference.sampler import sample_deal
@@ -206,19 +206,36 @@ class Estimate(Generic[Item]):
 
 
 def estimate(position: Position[Item], constraints: Sequence[NotAll[Item]],
-             rng: random.Random, draws: int = 4000) -> Estimate[Item]:
-    """Uniform deals of the simplified position, kept when every constraint holds: each kept
-    deal is uniform over the consistent deals, so the frequencies are unbiased."""
-    simple = simplify(position, constraints)
-    base = simple.position
-    holders = base.holders
+             rng: random.Random, draws: int = 4000, parts_budget: int = 256) -> Estimate[Item]:
+    """Unbiased marginals by sampling. The deals satisfying the first constraints are split
+    exactly into disjoint parts (as deep as `parts_budget` allows); a part is drawn with
+    probability |part| / |union|, a deal uniformly inside it (the exact sampler), and kept
+    when the constraints left open hold. Each kept deal is uniform over the consistent deals,
+    so the frequencies are unbiased; the error bar is binomial (95%)."""
+    parts = [simplify(position, constraints)]
+    depth = 1
+    while any(p.constraints for p in parts):
+        try:
+            deeper = split(position, constraints, parts_budget, depth)
+        except TooManyTerms:
+            break
+        parts, depth = deeper, depth + 1
+    weights = [solve(p.position, tables=True) for p in parts]
+    totals = [w.total for w in weights]
+    grand = sum(totals)
+    holders = position.holders
     m = len(holders)
-    hits: dict[Item, list[int]] = {t: [0] * m for t in base.allowed}
+    hits: dict[Item, list[int]] = {t: [0] * m for t in position.allowed}
     accepted = 0
     for _ in range(draws):
-        deal = sample_deal(base, rng)
+        x = rng.randrange(grand)
+        k = 0
+        while x >= totals[k]:
+            x -= totals[k]
+            k += 1
+        deal = sample_deal(parts[k].position, rng, weights[k])
         where = {t: holders.index(h) for h, items in deal.items() for t in items}
-        if all(_outside(c, where) for c in simple.constraints):
+        if all(_outside(c, where) for c in parts[k].constraints):
             accepted += 1
             for t, h in where.items():
                 hits[t][h] += 1
@@ -233,3 +250,58 @@ def estimate(position: Position[Item], constraints: Sequence[NotAll[Item]],
 
 def _outside(constraint: NotAll, where: dict) -> bool:
     return not all(mask >> where[t] & 1 for t, mask in constraint.within)
+
+
+
+def split(position: Position[Item], constraints: Sequence[NotAll[Item]], budget: int,
+          depth: int | None = None) -> list[Simplified[Item]]:
+    """Disjoint parts whose union is exactly the constrained deals (no signs).
+
+    Branch on the constraint with the fewest items: part i keeps items 1..i-1 inside their
+    masks and puts item i outside its mask. Each part is simplified again, which drops the
+    constraints it satisfies (a seat forced to hold a card satisfies every other disjunction
+    naming it) and prunes parts no deal fits (a hand over its size), so the parts are far
+    fewer than the 3^k of a blind split. With `depth`, branching stops that deep and a part
+    keeps its pending constraints (for the sampler). Raises TooManyTerms past `budget` parts.
+    """
+    out: list[Simplified[Item]] = []
+
+    def walk(pos: Position[Item], pending: Sequence[NotAll[Item]], level: int) -> None:
+        try:
+            simple = simplify(pos, pending)
+        except Infeasible:
+            return
+        if not simple.constraints or (depth is not None and level >= depth):
+            out.append(simple)
+            if len(out) > budget:
+                raise TooManyTerms(f"over {budget} parts")
+            return
+        pivot = min(simple.constraints, key=lambda c: len(c.within))
+        rest = [c for c in simple.constraints if c is not pivot]
+        allowed = dict(simple.position.allowed)
+        for t, mask in pivot.within:
+            part = {**allowed, t: allowed[t] & ~mask}
+            walk(Position(pos.holders, part, pos.counts), rest, level + 1)
+            allowed[t] &= mask
+
+    walk(position, constraints, 0)
+    return out
+
+
+def count_by_parts(position: Position[Item], constraints: Sequence[NotAll[Item]],
+                   budget: int) -> Counted[Item]:
+    """The same exact counts as `count`, summed over the disjoint parts of `split`."""
+    parts = split(position, constraints, budget)
+    m = len(position.holders)
+    total = 0
+    rows: dict[Item, list[int]] = {t: [0] * m for t in position.allowed}
+    for part in parts:
+        n, part_rows = tile_counts(part.position)
+        total += n
+        for t, row in part_rows.items():
+            acc = rows[t]
+            for h in range(m):
+                acc[h] += row[h]
+    if total == 0:
+        raise Infeasible("no deal satisfies every disjunction")
+    return Counted(total, rows, len(parts), len(constraints))

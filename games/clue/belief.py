@@ -5,9 +5,10 @@ The model: the envelope is three holders of one card each, each restricted to on
 seats hold their public hand sizes; every deal consistent with what the observer has seen is
 equally likely (how players pick suggestions, and which card a refuter picks, is ignored).
 "Could not refute" strikes a seat from three cards' allowed sets; "showed one of three" and
-"the envelope is not these three" are disjunctions, counted exactly by inclusion–exclusion
-over the class DP (`inference.inclusion_exclusion`). Past `TERM_BUDGET` terms the snapshot is
-an estimate from the exact sampler, with its error bar, and says so in `model` and `status`.
+"the envelope is not these three" are disjunctions, counted exactly over the class DP
+(`inference.inclusion_exclusion`): by inclusion–exclusion when its signed terms are few, else
+by splitting into disjoint parts. Past `TERM_BUDGET` DP solves either way, the snapshot is an
+estimate from the exact sampler, with its error bar, and says so in `model` and `status`.
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ from games.clue.facts import deduce
 from games.clue.knowledge import ENVELOPE, Knowledge
 from inference.classes import Position
 from inference.errors import Infeasible
-from inference.inclusion_exclusion import NotAll, TooManyTerms, count, estimate
+from inference.inclusion_exclusion import NotAll, TooManyTerms, count, count_by_parts, estimate
 
 SLOTS = {kind: f"{ENVELOPE}:{kind}" for kind in TYPES}
-TERM_BUDGET = 2048
-"""Inclusion–exclusion terms (one DP solve each) before the belief falls back to sampling."""
-SAMPLE_DRAWS = 4000
+TERM_BUDGET = 400
+"""DP solves allowed per update (inclusion–exclusion terms, else disjoint parts) before the
+belief falls back to the labelled sampling estimate: about 2 s at the slowest."""
+SAMPLE_DRAWS = 2000
 MODEL = ("uniform over the deals consistent with what this observer has seen "
          "(how players choose suggestions and cards to show is ignored)")
 
@@ -87,7 +89,10 @@ def solve(knowledge: Knowledge, budget: int = TERM_BUDGET, rng: random.Random | 
         return out
 
     try:
-        counted = count(position, constraints, budget)
+        try:
+            counted = count(position, constraints, budget)
+        except TooManyTerms:
+            counted = count_by_parts(position, constraints, budget)
     except TooManyTerms:
         sampled = estimate(position, constraints, rng or random.Random(knowledge.seq),
                            SAMPLE_DRAWS)
