@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from games.dominoes.tiles import Tile
 from inference.classes import Position, holders_in
 from inference.errors import Infeasible
 
@@ -70,5 +70,5 @@ def propagate(position: Position) -> Propagated:
                 break
     if all(current[m_] == m_ for m_ in current):
         return Propagated(position, tuple(tight))
-    allowed: Mapping[Tile, int] = {t: current[mask] for t, mask in position.allowed.items()}
+    allowed: Mapping[Any, int] = {t: current[mask] for t, mask in position.allowed.items()}
     return Propagated(Position(holders, allowed, r), tuple(tight))

@@ -10,9 +10,8 @@ split stands for exactly Π_c w_c labelled deals, so every deal has probability 
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Any, Protocol
 
-from games.dominoes.tiles import Tile
 from inference.classes import Item, Position
 from inference.counting import Solution, Tail, decode, encode, solve, splits
 from inference.errors import Infeasible
@@ -107,7 +106,7 @@ class DealSampler:
         """The sampler of a belief (anything with a position and a pending condition)."""
         return cls.over(posterior.position(), posterior.condition)
 
-    def __call__(self, rng: random.Random) -> dict[str, list[Tile]]:
+    def __call__(self, rng: random.Random) -> dict[str, list[Any]]:
         k = 0
         if len(self.parts) > 1:
             x = rng.randrange(self.total)
