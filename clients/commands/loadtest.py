@@ -1,12 +1,30 @@
-"""`domino-oracle loadtest`: tables of bot clients over real sockets; prints the figures."""
+"""`domino-oracle loadtest`: tables of bot clients over real sockets; prints the figures.
+
+`--tables` and `--workers` take comma lists, and `--both-modes` runs each table count in the
+one-process mode too: every combination runs one after another in this one command (each
+with a server of its own, a fresh schema and topic prefix), so figures taken on a noisy
+machine can be read side by side, as ratios.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+from typing import Any
 
 from clients.cli import CommandError
+
+
+def _counts(text: str) -> list[int]:
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected numbers separated by commas: {text!r}") from None
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"expected positive numbers: {text!r}")
+    return counts
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,16 +35,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                       "(default: start one on a free port with a temp db)")
     parser.add_argument("--variant", default="partnership-6",
                         help="any registered game's variant (default: %(default)s)")
-    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--tables", type=_counts, default=[50],
+                        help="tables (a comma list runs each in turn: 10,50)")
     parser.add_argument("--spectators", type=int, default=0, help="spectators per table")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--mqtt", metavar="URL",
                         help="without --url: start the server in MQTT mode with this broker, "
                              "plus --workers inference worker processes (needs --db)")
-    parser.add_argument("--db", help="with --mqtt: the PostgreSQL store URL")
-    parser.add_argument("--workers", type=int, default=2,
-                        help="with --mqtt: inference worker processes (default: %(default)s)")
+    parser.add_argument("--db", help="with --mqtt: the PostgreSQL database URL (each run "
+                                     "gets a fresh schema in it, dropped afterwards)")
+    parser.add_argument("--workers", type=_counts, default=[2],
+                        help="with --mqtt: inference worker processes (a comma list runs "
+                             "each in turn: 1,2,4; default: 2)")
+    parser.add_argument("--both-modes", action="store_true",
+                        help="with --mqtt: run each table count in the one-process mode too")
     parser.set_defaults(handler=run)
 
 
@@ -35,29 +58,75 @@ def run(args: argparse.Namespace) -> int:
     from games.interface import UnknownGame
     from games.registry import GAMES
 
-    if args.tables < 1 or args.seconds <= 0 or args.spectators < 0:
-        raise CommandError("--tables must be >= 1, --seconds > 0, --spectators >= 0")
+    if args.seconds <= 0 or args.spectators < 0:
+        raise CommandError("--seconds must be > 0, --spectators >= 0")
     try:
         GAMES.variant(args.variant)
     except UnknownGame as error:
         raise CommandError(str(error)) from None
-    deployment = None
-    if args.mqtt:
-        if not args.db or args.url:
-            raise CommandError("--mqtt needs --db postgresql://... and no --url")
-        deployment = Deployment(args.mqtt, args.db, max(1, args.workers))
+    if args.mqtt and (not args.db or args.url):
+        raise CommandError("--mqtt needs --db postgresql://... and no --url")
+    if args.both_modes and not args.mqtt:
+        raise CommandError("--both-modes needs --mqtt and --db")
+    if args.url and len(args.tables) > 1:
+        raise CommandError("--url takes one --tables count")
 
-    def go(url: str) -> dict:
-        return asyncio.run(run_load(url, args.tables, args.spectators, args.seconds,
+    plans: list[tuple[int, Deployment | None]] = []
+    for tables in args.tables:
+        if not args.mqtt or args.both_modes:
+            plans.append((tables, None))
+        if args.mqtt:
+            plans += [(tables, Deployment(args.mqtt, args.db, workers))
+                      for workers in args.workers]
+
+    def go(url: str, tables: int) -> dict:
+        return asyncio.run(run_load(url, tables, args.spectators, args.seconds,
                                     variant=args.variant))
 
+    results: list[dict[str, Any]] = []
     try:
         if args.url:
-            figures = go(args.url)
+            results.append(go(args.url, args.tables[0]))
         else:
-            with local_server(deployment) as url:
-                figures = go(url)
+            for tables, deployment in plans:
+                workers: dict[str, Any] = {}
+                with local_server(deployment, workers) as url:
+                    figures = go(url, tables)
+                figures["mode"] = ("one-process" if deployment is None
+                                   else f"mqtt+{deployment.workers}w")
+                if deployment is not None:
+                    figures.update(workers)
+                    events = figures.get("server_events") or 0
+                    figures["worker_cpu_ms_per_event"] = (
+                        round(workers["worker_cpu_s"] * 1000 / events, 3) if events else None)
+                    figures["worker_folds_per_event"] = (
+                        round(workers["worker_folds"] / events, 3) if events else None)
+                results.append(figures)
+                if not args.json and len(plans) > 1:
+                    print(f"[{figures['mode']}] {report(figures)}\n", flush=True)
     except (OSError, RuntimeError) as error:
         raise CommandError(str(error)) from error
-    print(json.dumps(figures, indent=2) if args.json else report(figures))
+    if args.json:
+        print(json.dumps(results[0] if len(results) == 1 else results, indent=2))
+    elif len(results) == 1:
+        print(report(results[0]))
+    else:
+        print(side_by_side(results))
     return 0
+
+
+def side_by_side(results: list[dict[str, Any]]) -> str:
+    """One line per run: the figures to compare, in one table."""
+    head = (f"{'mode':<14}{'tables':>7}{'moves/s':>9}{'ack p50':>9}{'ack p99':>9}"
+            f"{'bel p50':>9}{'bel p99':>9}{'missing':>8}{'srv ms/mv':>10}{'wrk ms/ev':>10}"
+            f"{'folds/ev':>9}")
+    lines = [head]
+    for f in results:
+        ack, bel = f["play_to_ack_ms"], f["play_to_all_beliefs_ms"]
+        lines.append(
+            f"{f.get('mode', '-'):<14}{f['tables']:>7}{f['moves_per_s']:>9}{ack['p50']:>9}"
+            f"{ack['p99']:>9}{bel['p50']:>9}{bel['p99']:>9}{f['beliefs_never_arrived']:>8}"
+            f"{f['server_cpu_ms_per_move'] or '-':>10}"
+            f"{f.get('worker_cpu_ms_per_event') or '-':>10}"
+            f"{f.get('worker_folds_per_event') or '-':>9}")
+    return "\n".join(lines)

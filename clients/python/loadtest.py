@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import collections
 import contextlib
 import json
 import random
+import re
 import secrets
 import socket
 import subprocess
@@ -315,6 +317,7 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
         ) if figures.moves else None,
         "server_rss_mb": round(under_load.get("rss_bytes", 0) / 2**20, 1),
         "server_rss_per_table_kb": round(rss_growth / tables / 1024, 1) if tables else 0.0,
+        "server_events": after.get("events", 0) - before.get("events", 0),
         "server_cluster": after.get("cluster"),
     }
 
@@ -335,14 +338,19 @@ class Deployment:
 
 
 @contextlib.contextmanager
-def local_server(deployment: Deployment | None = None) -> Any:
+def local_server(deployment: Deployment | None = None,
+                 workers_report: dict[str, Any] | None = None) -> Any:
     """A server subprocess on a free port; yields its ws URL.
 
     Default: a temporary SQLite file and in-process inference. With a Deployment: the
-    server in --mqtt mode on that PostgreSQL store (in a fresh topic prefix), plus the
-    worker processes.
+    server in --mqtt mode in a fresh schema of that PostgreSQL database and a fresh topic
+    prefix (a reused schema hands the new server every table earlier runs left open), plus
+    the worker processes, started and spread over the partitions before the URL is yielded.
+    Afterwards the schema is dropped, the run's retained beliefs are cleared from the broker,
+    and `workers_report` gets the workers' own figures (worker_figures).
     """
-    with tempfile.TemporaryDirectory(prefix="domino-load-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="domino-load-") as tmp, \
+            contextlib.ExitStack() as cleanup:
         port = free_port()
         command = [
             sys.executable, "-m", "clients.cli", "serve", "--port", str(port),
@@ -350,14 +358,19 @@ def local_server(deployment: Deployment | None = None) -> Any:
             "--log-level", "WARNING",
         ]
         workers: list[subprocess.Popen] = []
+        worker_log = Path(tmp) / "workers.log"
         if deployment is not None:
             prefix = f"loadtest/{secrets.token_hex(4)}"
-            command[command.index("--db") + 1] = deployment.db
+            db = cleanup.enter_context(fresh_schema(deployment.db))
+            cleanup.callback(_clear_retained, deployment.mqtt, prefix)
+            command[command.index("--db") + 1] = db
             command += ["--mqtt", deployment.mqtt, "--topic-prefix", prefix]
-            workers = [subprocess.Popen(
-                [sys.executable, "-m", "clients.cli", "worker", "--mqtt", deployment.mqtt,
-                 "--db", deployment.db, "--topic-prefix", prefix, "--log-level", "INFO"],
-                cwd=ROOT) for _ in range(deployment.workers)]
+            with worker_log.open("a") as sink:
+                workers = [subprocess.Popen(
+                    [sys.executable, "-m", "clients.cli", "worker", "--mqtt", deployment.mqtt,
+                     "--db", db, "--topic-prefix", prefix, "--log-level", "INFO"],
+                    cwd=ROOT, stderr=sink) for _ in range(deployment.workers)]
+            _wait_for_spread(db, workers, deployment.workers)
         process = subprocess.Popen(command, cwd=ROOT)
         try:
             url = f"ws://127.0.0.1:{port}/ws"
@@ -379,6 +392,92 @@ def local_server(deployment: Deployment | None = None) -> Any:
                     child.wait(timeout=15)
                 except subprocess.TimeoutExpired:
                     child.kill()
+            if workers and workers_report is not None:
+                workers_report.update(worker_figures(worker_log.read_text()))
+
+
+@contextlib.contextmanager
+def fresh_schema(db: str) -> Any:
+    """A URL for a new schema of PostgreSQL database `db` (search_path), dropped afterwards."""
+    from sqlalchemy import create_engine, text
+
+    from storage import store_url
+
+    schema = f"loadtest_{secrets.token_hex(6)}"
+    engine = create_engine(store_url(db), isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        joiner = "&" if "?" in db else "?"
+        yield f"{db}{joiner}options=-csearch_path%3D{schema}"
+    finally:
+        with engine.connect() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        engine.dispose()
+
+
+def _wait_for_spread(db: str, workers: list[subprocess.Popen], count: int) -> None:
+    """Until the workers hold every partition, within one of even (so no hand-over, and no
+    rebuild, happens under load)."""
+    from server.cluster.partitions import PartitionLeases
+
+    leases = PartitionLeases(db, "loadtest-observer", 5.0)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            owners = leases.owners()
+            sizes = sorted(collections.Counter(owners.values()).values())
+            if len(owners) == leases.partitions and len(sizes) == count \
+                    and sizes[-1] - sizes[0] <= 1:
+                return
+            if time.monotonic() > deadline or any(w.poll() is not None for w in workers):
+                raise RuntimeError(f"the workers did not spread over the partitions: {sizes}")
+            time.sleep(0.2)
+    finally:
+        leases.close()
+
+
+def _clear_retained(mqtt: str, prefix: str) -> None:
+    """Publish an empty retained message on every retained topic under `prefix` (the run's
+    beliefs), so the broker keeps nothing of the run."""
+    import aiomqtt
+
+    from server.feeds.topics import parse_mqtt_url
+
+    host, port = parse_mqtt_url(mqtt)
+
+    async def clear() -> None:
+        async with aiomqtt.Client(host, port, protocol=aiomqtt.ProtocolVersion.V5) as client:
+            await client.subscribe(f"{prefix}/#", qos=0)
+            topics: set[str] = set()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(1.0):
+                    async for message in client.messages:
+                        if message.retain and message.payload:
+                            topics.add(message.topic.value)
+            for topic in topics:
+                await client.publish(topic, b"", qos=1, retain=True)
+
+    with contextlib.suppress(Exception):
+        asyncio.run(clear())
+
+
+def worker_figures(log: str) -> dict[str, Any]:
+    """The workers' figures from their `worker_ready` and `worker_stopped` lines: CPU spent
+    between the two (start-up excluded), events folded per audience, beliefs published."""
+    ready = [float(x) for x in re.findall(r"event=worker_ready .*?cpu_s=([\d.]+)", log)]
+    stopped = [dict(re.findall(r"(\w+)=([\d.]+)", line))
+               for line in log.splitlines() if "event=worker_stopped" in line]
+    cpu = sum(float(s.get("cpu_s", 0)) for s in stopped) - sum(ready)
+    return {
+        "workers_stopped": len(stopped),
+        "worker_cpu_s": round(cpu, 3),
+        "worker_folds": sum(int(s.get("folds", 0)) for s in stopped),
+        "worker_rebuilds": sum(int(s.get("rebuilds", 0)) for s in stopped),
+        "worker_beliefs": sum(int(s.get("beliefs", 0)) for s in stopped),
+        "worker_read_s": round(sum(float(s.get("read_s", 0)) for s in stopped), 3),
+        "worker_compute_s": round(sum(float(s.get("compute_s", 0)) for s in stopped), 3),
+    }
 
 
 def report(figures: dict[str, Any]) -> str:

@@ -144,7 +144,8 @@ class InferenceService:
     async def run(self, stop: asyncio.Event) -> None:
         await self.link.start()
         await self._lease_round()
-        log("worker_ready", client=self.link.identifier, partitions=len(self.held))
+        log("worker_ready", client=self.link.identifier, partitions=len(self.held),
+            cpu_s=round(time.process_time(), 3))
         tasks = [asyncio.create_task(self._loop()), asyncio.create_task(self._leasing(stop))]
         await stop.wait()
         for task in tasks:
@@ -157,7 +158,7 @@ class InferenceService:
         log("worker_stopped", notifications=self.notifications, beliefs=self.beliefs,
             folds=self.folds, rebuilds=self.rebuilds, partitions=len(self.held),
             gained=self.gained, foreign=self.foreign, read_s=round(self.read_seconds, 2),
-            compute_s=round(self.compute_seconds, 2), cpu_s=round(time.process_time(), 2))
+            compute_s=round(self.compute_seconds, 2), cpu_s=round(time.process_time(), 3))
 
     # -- partitions ----------------------------------------------------------------------
 
