@@ -94,6 +94,10 @@ class CreateTable(_Command):
         None, ge=1, le=600, description="Seconds a person may take over a move; then a "
         "stand-in bot makes that move for them (null: no clock)."
     )
+    rematch_of: TableId | None = Field(
+        None, description="The finished table this one is a rematch of: that table's "
+        "listing then names this one (`tables.rematch`), so its people can follow."
+    )
 
 
 LIST_PAGE = 100
@@ -213,6 +217,8 @@ class TableInfo(_Message):
         "(Unix time, seconds).")
     stand_ins: list[StandInMove] = Field(
         default_factory=list, description="Moves stand-in bots made for people, oldest first.")
+    rematch: TableId | None = Field(None, description="The table created as this one's "
+                                                      "rematch (`create_table.rematch_of`).")
 
 
 class StandInMove(_Message):

@@ -136,6 +136,9 @@ class Table:
         """Seats whose stand-in plays one move (the clock ran out), not the rest of the match."""
         self.stood_in: list[StandIn] = []
         """Moves stand-in bots made for people, oldest first (kept in the seats stream)."""
+        self.rematch: str | None = None
+        """The table created as this one's rematch, once someone asks for it (in memory:
+        a finished table is listed only until it retires)."""
         self._deal_pending = False
         self._queue: asyncio.Queue[_Job | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None

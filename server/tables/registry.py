@@ -202,6 +202,8 @@ class Registry:
         table.side_seq = 1
         await table.start()
         await settled(table)
+        if request.rematch_of is not None and request.rematch_of in self.tables:
+            self.tables[request.rematch_of].rematch = table.table_id  # its people follow
         log("table_created", table=config.table_id, bots=",".join(sorted(config.bots)))
         return table
 
@@ -219,6 +221,7 @@ class Registry:
             clocks=dict(table.clock_started),
             stand_ins=[StandInMove(seq=m.seq, seat=m.seat, reason=m.reason)
                        for m in table.stood_in],
+            rematch=table.rematch,
         )
 
     def listing(self) -> list[TableInfo]:

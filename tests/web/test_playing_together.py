@@ -37,7 +37,7 @@ def table_info(server: WebServer, table_id: str) -> dict:
 
 
 def create_in_lobby(page: Any, server: WebServer, name: str, seats: dict[str, str],
-                    clock: int | None = None) -> str:
+                    clock: int | None = None, target: int | None = None) -> str:
     page.goto(server.base + "/")
     page.wait_for_selector("#create button[type=submit]")
     page.fill("#name", name)
@@ -46,6 +46,8 @@ def create_in_lobby(page: Any, server: WebServer, name: str, seats: dict[str, st
         page.select_option(f"select[name=seat-{seat}]", choice)
     if clock is not None:
         page.fill("#create input[name=clock]", str(clock))
+    if target is not None:
+        page.fill("#create input[name=target]", str(target))
     page.click("#create button[type=submit]")
     page.wait_for_function("location.hash.startsWith('#table=')")
     page.wait_for_function("window.__app && window.__app.token")
@@ -215,3 +217,53 @@ def test_the_replay_list_shows_a_match_in_plays_score(
     want = " · ".join(f"{side} {n}" for side, n in scored[-1].scores.items())
     assert shown == want, (shown, want)
     assert errors == []
+
+
+def test_a_rematch_keeps_the_seats(browser: Any, web_server: WebServer) -> None:
+    """Two friends finish a one-hand match by clicking; one asks for a rematch and lands at
+    a new table in the same seat; the other is offered their seat there; the bots stay."""
+    host_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    friend_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        host = host_ctx.new_page()
+        errors = watch_errors(host)
+        table_id = create_in_lobby(host, web_server, "ann",
+                                   {"W": "open", "N": "bot:greedy", "E": "bot:random"}, target=1)
+        link = host.input_value("#invites .invite[data-seat=W] input")
+        friend = friend_ctx.new_page()
+        errors += watch_errors(friend)
+        friend.goto(web_server.base + "/")
+        friend.fill("#name", "ben")
+        friend.dispatch_event("#name", "change")
+        friend.goto(link)
+        pages = {"S": host, "W": friend}
+
+        def finished() -> bool:
+            for seat, page in pages.items():
+                if my_turn(page, seat) and page.locator(
+                        ".tile-btn.legal, button.pass.urgent").count():
+                    before = app(page, "a.state.lastSeq")
+                    move_once(page)
+                    page.wait_for_function(f"window.__app.state.lastSeq > {before}",
+                                           timeout=10_000)
+            return all(app(p, "a.state.phase") == "finished" for p in pages.values())
+
+        wait_for(finished, timeout=90, what="the one-hand match to finish")
+        host.wait_for_selector("#rematch [data-rematch]")
+        host.click("#rematch [data-rematch]")
+        host.wait_for_function(f"window.__app && window.__app.tableId !== '{table_id}' "
+                               "&& window.__app.token")
+        new_id = app(host, "a.tableId")
+        assert app(host, "a.seat") == "S"
+        friend.wait_for_selector("#rematch [data-rematch-join]", timeout=10_000)
+        friend.click("#rematch [data-rematch-join]")
+        friend.wait_for_function(f"window.__app && window.__app.tableId === '{new_id}' "
+                                 "&& window.__app.token && window.__app.seat === 'W'")
+        host.wait_for_function("window.__app.state.players && window.__app.state.players.W",
+                               timeout=20_000)
+        players = app(host, "a.state.players")
+        assert players == {"S": "ann", "W": "ben", "N": "bot:greedy", "E": "bot:random"}
+        assert errors == []
+    finally:
+        host_ctx.close()
+        friend_ctx.close()

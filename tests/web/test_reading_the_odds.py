@@ -9,6 +9,7 @@ belief; the tooltip's freshness is checked against the real server and a stored 
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -27,7 +28,7 @@ from games.dominoes.rules import evolve
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.state import MatchState
 from server.beliefs.message import belief_body
-from tests.web.conftest import ROOT, WebServer
+from tests.web.conftest import ROOT, WebServer, screenshot
 from tests.web.test_browser import (
     TIP_AND_COLUMNS,
     contested_tile,
@@ -394,3 +395,72 @@ def test_the_cells_a_move_changed_are_outlined_with_the_move_and_the_jargon_wait
     page.keyboard.press("?")
     assert page.locator(".ov-help-panel").count() == 0
     assert errors == []
+
+
+SNAKE = """() => {
+  const svg = document.querySelector('.line .snake-svg');
+  const vb = svg.viewBox.baseVal;
+  const tiles = [...svg.querySelectorAll(':scope > svg.domino')].map((t) => ({
+    i: Number(t.dataset.i), x: Number(t.getAttribute('x')), y: Number(t.getAttribute('y')),
+    w: Number(t.getAttribute('width')), label: t.getAttribute('aria-label')}));
+  const box = svg.getBoundingClientRect();
+  return {tiles, rows: Number(svg.parentElement.dataset.rows), width: vb.width, x0: vb.x,
+          right: box.right, marks: [...svg.querySelectorAll('.snake-end')].map(m => m.textContent),
+          ends: [...document.querySelectorAll('.line .end b')].map(b => b.textContent),
+          innerWidth: window.innerWidth, scrollWidth: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.mark.parametrize("viewport", [(1280, 900), (360, 740)])
+def test_the_line_of_play_is_a_snake_that_turns_at_the_edges(
+    browser: Any, site: str, viewport: tuple[int, int]
+) -> None:
+    """A long line turns at the edge and comes back; every tile lies inside the snake's box;
+    touching halves match along the whole snake (doubles across); both ends are labelled;
+    at a phone's width nothing goes past the screen."""
+    events, k = first("partnership-6", lambda ev, i: ev[i - 1].type == "tile_played"
+                      and state_after(ev[:i]).phase == "playing"
+                      and len(state_after(ev[:i]).hand.line) >= 14)
+    line = state_after(events[:k]).hand.line
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        open_prefix(page, site, events, k, "partnership-6")
+        snake = page.evaluate(SNAKE)
+        tiles = sorted(snake["tiles"], key=lambda t: t["i"])
+        assert len(tiles) == len(line) and snake["rows"] >= 2
+        assert len({t["y"] for t in tiles if t["w"] == 2}) >= 2  # more than one row
+        for t in tiles:
+            assert snake["x0"] <= t["x"] and t["x"] + t["w"] <= snake["x0"] + snake["width"]
+        # drawn left to right, a tile shows "a-b"; along the chain the touching halves match
+        for (a, b), t in zip(line, tiles, strict=True):
+            shown = tuple(int(v) for v in t["label"].split("-"))
+            assert shown in ((a, b), (b, a)), (shown, (a, b))
+        for one, two in itertools.pairwise(tiles):  # neighbours in a row: touching halves match
+            if int(one["y"] // 2.4) == int(two["y"] // 2.4):
+                lo, hi = sorted((one, two), key=lambda t: t["x"])
+                assert lo["label"].split("-")[1] == hi["label"].split("-")[0], (lo, hi)
+                assert abs(lo["x"] + lo["w"] - hi["x"]) < 1e-9, (lo, hi)
+        assert snake["ends"] == [str(line[0][0]), str(line[-1][1])]
+        assert snake["marks"] == ["L", "R"]
+        assert snake["scrollWidth"] <= snake["innerWidth"]
+        assert snake["right"] <= snake["innerWidth"]
+        screenshot(page, f"line-snake-{viewport[0]}", full_page=True)
+        if viewport[0] < 600:  # the overlay is a drawer, opened from above the table
+            hidden = "getComputedStyle(document.getElementById('overlay')).visibility"
+            assert page.evaluate(hidden) == "hidden"
+            tab = page.locator(".drawer-tab")
+            assert tab.bounding_box()["y"] < page.locator("#board").bounding_box()["y"]
+            tab.click()
+            page.wait_for_function(f"{hidden} === 'visible'")
+            page.wait_for_function("document.getElementById('overlay')"
+                                   ".getBoundingClientRect().bottom <= window.innerHeight + 1")
+            box = page.locator("#overlay").bounding_box()
+            assert box["y"] >= 0 and box["y"] < viewport[1]
+            screenshot(page, "table-phone-drawer")
+            page.click(".drawer-tab")
+            page.wait_for_function(f"{hidden} === 'hidden'")
+        assert errors == []
+    finally:
+        context.close()

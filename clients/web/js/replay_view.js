@@ -134,7 +134,7 @@ export function replayView(root, params) {
   root.innerHTML =
     `<div class="replay"><div class="table-head"><h1>Replay <code>${esc(id === "upload" && upload ? upload.name : id)}</code></h1>` +
     `<label>Perspective <select id="persp">${optionsHtml(perspectives(perspective === "spectator" || perspective === "all" ? [] : [perspective], String), perspective)}</select></label>` +
-    `<a href="#replay">All replays</a></div>` +
+    `<a href="#replay">All replays</a><button type="button" class="drawer-tab" aria-controls="overlay" aria-expanded="false">The odds ▲</button></div>` +
     `<p id="in-play" class="muted" hidden>This match is still in play: only the spectator perspective is ` +
     `available until it ends (the others would show hands still hidden).</p>` +
     `<div class="replay-controls" role="group" aria-label="step through the match">` +
@@ -159,6 +159,13 @@ export function replayView(root, params) {
   const advisorEl = root.querySelector("#advisor");
   const inPlayEl = root.querySelector("#in-play");
   const movesEl = root.querySelector("#moves");
+  const drawerBtn = root.querySelector(".drawer-tab");
+  drawerBtn.addEventListener("click", () => {
+    const open = !tv.classList.contains("drawer-open");
+    tv.classList.toggle("drawer-open", open);
+    drawerBtn.setAttribute("aria-expanded", String(open));
+    drawerBtn.textContent = open ? "Close the odds ✕" : "The odds ▲";
+  });
   let hoverAttached = false;
 
   // The advisor on the move just shown: GET /api/matches/{id}/advice?seq=N (finished matches).

@@ -58,8 +58,8 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
   root.innerHTML =
     `<div class="table-view${overlayOn ? "" : " no-overlay"}" data-audience="${audience}" data-game="${esc(renderer.game)}">` +
     `<div class="board-wrap"><div class="table-head"><h1>${me ? `Table ${esc(tableId)} · you are ${me}` : `Watching table ${esc(tableId)}`}</h1>` +
-    `<a href="#">Lobby</a></div><div id="people" class="people"><p id="clock" class="clock" aria-live="off"></p>` +
-    `<div id="invites"></div><section id="stand-in-note" class="stand-in-note" role="status" hidden></section></div><div id="board"></div>` +
+    `<a href="#">Lobby</a><button type="button" class="drawer-tab" aria-controls="overlay" aria-expanded="false">The odds ▲</button></div><div id="people" class="people"><p id="clock" class="clock" aria-live="off"></p>` +
+    `<div id="invites"></div><div id="rematch"></div><section id="stand-in-note" class="stand-in-note" role="status" hidden></section></div><div id="board"></div>` +
     `<section class="move-log" aria-label="latest moves"><h2>Latest moves</h2><ol id="log"></ol></section></div>` +
     `<aside id="overlay" class="overlay" aria-label="probabilities"></aside></div>`;
   const view = root.firstElementChild;
@@ -70,6 +70,14 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
   const invitesEl = root.querySelector("#invites");
   const noteEl = root.querySelector("#stand-in-note");
   renderer.attachOverlay(overlayEl);
+  // On a phone the overlay is a drawer: this button, above the table, opens and closes it.
+  const drawerBtn = root.querySelector(".drawer-tab");
+  const setDrawer = (open) => {
+    view.classList.toggle("drawer-open", open);
+    drawerBtn.setAttribute("aria-expanded", String(open));
+    drawerBtn.textContent = open ? "Close the odds ✕" : "The odds ▲";
+  };
+  drawerBtn.addEventListener("click", () => setDrawer(!view.classList.contains("drawer-open")));
   let failed = false; // the seat or table could not be had: no table is drawn
   app.info = null; // this table's `tables` entry: names, open seats, clock, stand-ins
   app.standIns = new Map(); // seq -> {seat, reason}: moves stand-in bots made for people
@@ -119,6 +127,35 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
       `<button type="button" data-copy="${esc(seat)}">Copy link</button></div>`).join("");
   }
 
+  // After the match: a rematch with the same seats (bots stay, people's seats open for them);
+  // once someone set it up, the others are offered their seat there.
+  function renderRematch() {
+    const el = root.querySelector("#rematch");
+    const info = app.info;
+    if (!me || app.state.phase !== "finished" || !info) return void (el.innerHTML = "");
+    const game = renderer.game === "dominoes" ? "" : `&game=${encodeURIComponent(renderer.game)}`;
+    el.innerHTML = info.rematch
+      ? `<p class="rematch-ready">A rematch is set up: <a class="button primary" data-rematch-join href="#table=${encodeURIComponent(info.rematch)}&seat=${encodeURIComponent(me)}${game}">` +
+        `Take your seat (${esc(renderer.seatName(me))}) at table ${esc(info.rematch)}</a></p>`
+      : `<p><button type="button" class="primary" data-rematch>Rematch, same seats</button></p>`;
+  }
+
+  async function rematch() {
+    const info = app.info;
+    const bots = Object.fromEntries(Object.entries(info.seats)
+      .filter(([, who]) => typeof who === "string" && who.startsWith("bot:")).map(([s, who]) => [s, who.slice(4)]));
+    try {
+      const r = await conn.request({
+        type: "create_table", variant: info.variant, target: info.target, scoring: app.state.scoring || "losers",
+        bots, advice: !!app.adviceOn, rematch_of: tableId, ...(info.turn_clock ? { turn_clock: info.turn_clock } : {}),
+      });
+      const game = renderer.game === "dominoes" ? "" : `&game=${encodeURIComponent(renderer.game)}`;
+      location.hash = `table=${r.table_id}&seat=${me}${game}`;
+    } catch (err) {
+      toast(`${err.code}: ${err.message}`);
+    }
+  }
+
   function renderClock() {
     const info = app.info;
     const running = info && info.turn_clock ? Object.entries(info.clocks || {}) : [];
@@ -160,11 +197,12 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     app.info = info;
     renderClock();
     // redraw only what changed: a board redrawn every poll would never hold still for a click
-    const key = JSON.stringify([info.seats, info.status, info.stand_ins]);
+    const key = JSON.stringify([info.seats, info.status, info.stand_ins, info.rematch]);
     if (key === infoKey) return;
     infoKey = key;
     app.standIns = new Map((info.stand_ins || []).map((m) => [m.seq, m]));
     renderInvites();
+    renderRematch();
     renderStandInNote();
     renderLog();
     if (!failed) live.render();
@@ -204,6 +242,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
       }
     }
     if (e.target.closest("[data-dismiss]")) noteEl.hidden = true;
+    if (e.target.closest("[data-rematch]")) rematch();
   });
 
   // A seat or table this page cannot have: say so and offer the ways on, draw no table.
@@ -269,7 +308,8 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     live.afterEvent(ev);
     renderLog();
     renderStandInNote();
-    if (ev.type === "match_started" || (app.info && app.info.turn_clock)) fetchInfo();
+    if (ev.type === "match_ended") renderRematch();
+    if (ev.type === "match_started" || ev.type === "match_ended" || (app.info && app.info.turn_clock)) fetchInfo();
   }
 
   function onBelief(msg) {
