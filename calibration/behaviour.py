@@ -28,7 +28,7 @@ from typing import Any
 
 from games.dominoes.events import HandStarted, TilePlayed
 from games.dominoes.line import fits
-from games.dominoes.rules import evolve, legal_moves
+from games.dominoes.rules import evolve, lead_tile, legal_moves
 from games.dominoes.tiles import Tile, parse_tile, partner_of
 from strategy.greedy import known_voids, score_moves
 from strategy.view import SeatView
@@ -76,9 +76,12 @@ class Decision:
         """Greedy's scores of the moves legal with `hand` here, and which of them was made."""
         state = self.view.state
         assert state is not None and state.hand is not None
-        if state.hand.line:
-            return self.public.scored(hand, self.tile, self.end)
-        return self.scored_by_greedy(hand)
+        if not state.hand.line and state.hand.number == 1:
+            # a match's first tile is forced (the lead tile of the leader's hand): no choice
+            if lead_tile(hand) != self.tile:
+                raise ValueError(f"{self.tile} is not the lead tile of {sorted(hand)}")
+            return [0.0], [0]
+        return self.public.scored(hand, self.tile, self.end)
 
     @cached_property
     def public(self) -> PublicScore:
@@ -108,6 +111,7 @@ class PublicScore:
 
     left: int
     right: int
+    """The open ends; both −1 before the first tile (every tile opens, showing both values)."""
     partnership: bool
     voids_next: frozenset[int]
     voids_prev: frozenset[int]
@@ -122,7 +126,6 @@ class PublicScore:
         state = view.state
         assert state is not None and state.hand is not None
         hand, variant, seat = state.hand, state.variant, view.seat
-        assert hand.left is not None and hand.right is not None
         opp_next = variant.next_seat(seat)
         partner = partner_of(seat) if variant.partnership else None
         opp_prev = partner_of(opp_next) if variant.partnership else None
@@ -151,7 +154,9 @@ class PublicScore:
                         partner_end = play.end
                     break
                 covered.add(play.end)
-        return cls(hand.left, hand.right, partner is not None, frozenset(voids[opp_next]),
+        left = -1 if hand.left is None else hand.left
+        right = -1 if hand.right is None else hand.right
+        return cls(left, right, partner is not None, frozenset(voids[opp_next]),
                    frozenset(voids[opp_prev]) if opp_prev else frozenset(),
                    frozenset(voids[partner]) if partner else frozenset(), frozenset(shown),
                    partner_end, tuple(unseen))
@@ -166,11 +171,17 @@ class PublicScore:
                 unseen[t.high] -= 1
         scores: list[float] = []
         chosen: list[int] = []
+        opening = left < 0
         for t in sorted(hand):
-            for at in fits(t, left, right):
+            for at in [None] if opening else fits(t, left, right):
                 if t == tile and (end is None or at == end):
                     chosen.append(len(scores))
-                ends = (t.other(left), right) if at == "left" else (left, t.other(right))
+                if opening:
+                    ends = (t.low, t.high)
+                elif at == "left":
+                    ends = (t.other(left), right)
+                else:
+                    ends = (left, t.other(right))
                 s = 6.0 if t.is_double else 0.0
                 s += 0.3 * t.pips
                 for v in ends:

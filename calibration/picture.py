@@ -61,3 +61,29 @@ def _by_move(ax: Any, report: Mapping[str, Any]) -> None:
     ax.set_ylabel("log loss per uncertain tile (nats)")
     ax.set_title("log loss by move", fontsize=10)
     ax.legend(fontsize=8)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m calibration.picture OUT.png REPORT.json[=TITLE] ...`: several stored
+    `calibrate --json` reports drawn as one picture, one row each."""
+    import json
+    import sys
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) < 2:
+        print("usage: python -m calibration.picture OUT.png|svg REPORT.json[=TITLE] ...",
+              file=sys.stderr)
+        return 2
+    reports = []
+    for arg in args[1:]:
+        path, _, title = arg.partition("=")
+        report = json.loads(Path(path).read_text())
+        if title:
+            report["title"] = title
+        reports.append(report)
+    draw(reports, Path(args[0]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -12,7 +12,7 @@ position, with an interval clustered by hand.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,10 @@ class Options:
     behaviour: bool = True
     samples: int = 64
     """Importance samples per position."""
+    ess_target: float = 0.0
+    """Draw more (`samples` at a time) while the ESS is below this ..."""
+    max_samples: int = 0
+    """... up to this many draws in all."""
     exact_budget: int = 2000
     """Positions with at most this many consistent deals are listed and weighted exactly."""
     seed: int = 0
@@ -67,6 +71,8 @@ class Report:
     exact_positions: int = 0
     ess: list[float] = field(default_factory=list)
     stderr_max: list[float] = field(default_factory=list)
+    draws: int = 0
+    """Importance draws in all (listed positions draw none)."""
 
     def to_dict(self) -> dict[str, Any]:
         models = {name: {"label": self.labels.get(name, name), **card.to_dict()}
@@ -80,7 +86,9 @@ class Report:
                 "positions": self.behaviour_positions,
                 "exact_positions": self.exact_positions,
                 "ess_median": ess[len(ess) // 2] if ess else None,
+                # ESS, draws and errors are of the sampled positions (listed ones are exact)
                 "ess_p10": ess[len(ess) // 10] if ess else None,
+                "draws_mean": round(self.draws / max(1, len(ess)), 1),
                 "stderr_max_median": sorted(self.stderr_max)[len(self.stderr_max) // 2]
                 if self.stderr_max else None,
             }
@@ -132,7 +140,8 @@ def fit(matches: Iterable[StoredMatch]) -> tuple[Fit, dict[str, Fit]]:
     return fit_players(data)
 
 
-def calibrate(store: EventStore, options: Options, games: Registry = GAMES) -> Report:
+def calibrate(store: EventStore, options: Options, games: Registry = GAMES,
+              progress: Callable[[int, int], None] | None = None) -> Report:
     matches = stored_matches(store, games, options.variant, options.max_matches)
     report = Report(options.variant, matches=len(matches))
     report.cards[UNIFORM] = Scorecard()
@@ -147,8 +156,10 @@ def calibrate(store: EventStore, options: Options, games: Registry = GAMES) -> R
         report.cards[bhv.MODEL] = Scorecard()
         report.labels[bhv.MODEL] = bhv.LABEL
     rng = random.Random(options.seed)
-    for match in matches:
+    for done, match in enumerate(matches, start=1):
         score_match(match, report, betas if modelled else None, default, options, rng)
+        if progress is not None:
+            progress(done, len(matches))
     return report
 
 
@@ -213,11 +224,14 @@ def _score_behaviour(report: Report, raw: Belief | TwoPlayerBelief,
     weighted = behaviour_belief(
         uniform, int(consistent) if consistent is not None else None, remaining, parse_tile,
         tile_name, sampler, lambda deal: likelihood.log_weight(deal, index + 1, observer), rng,
-        options.samples, options.exact_budget)
+        options.samples, options.exact_budget, options.ess_target, options.max_samples)
     report.cards[bhv.MODEL].add_position(key, moment.move, weighted.marginals, moment.holders,
                                          uncertain_items(uniform))
     report.behaviour_positions += 1
     report.exact_positions += weighted.exact
+    report.draws += 0 if weighted.exact else weighted.samples
+    if weighted.exact:
+        return
     report.ess.append(weighted.ess)
     report.stderr_max.append(max((e for row in weighted.stderr.values() for e in row.values()),
                                  default=0.0))
@@ -234,6 +248,12 @@ def summary_lines(result: Mapping[str, Any]) -> list[str]:
         inside = sum(1 for b in bins if b["consistent"])
         lines.append(f"  {'':<18} reliability: {inside} of {len(bins)} bins hold their mean "
                      "prediction inside the Wilson 95% interval")
+    importance = result["models"].get(bhv.MODEL, {}).get("importance")
+    if importance and importance["ess_median"] is not None:
+        lines.append(f"  {'':<18} {importance['exact_positions']} of {importance['positions']} "
+                     f"positions listed exactly; the rest {importance['draws_mean']} draws on "
+                     f"average, ESS median {importance['ess_median']:.1f}, "
+                     f"10th percentile {importance['ess_p10']:.1f}")
     comparison = result.get("comparison", {}).get("log_loss_behaviour_minus_uniform")
     if comparison:
         low, high = comparison["ci95"]

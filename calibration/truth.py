@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from games.dominoes.events import HandDealt, Passed, TilePlayed, TilesDrawn
@@ -39,7 +40,10 @@ class Moment:
     holders: dict[str, str]
 
 
+@cache
 def tile_name(tile: Any) -> str:
+    """A tile as the beliefs name it in `marginals` ("3-5"); cached, as it is asked millions
+    of times by the weighted belief."""
     return f"{tile.low}-{tile.high}"
 
 

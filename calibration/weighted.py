@@ -122,9 +122,11 @@ def behaviour_belief(uniform: Mapping[str, Mapping[str, float]], consistent: int
                      counts: Mapping[str, int], parse: Callable[[str], Any],
                      name: Callable[[Any], str], draw: Callable[[random.Random], Deal],
                      log_weight: Callable[[Deal], float], rng: random.Random,
-                     samples: int, exact_budget: int) -> Weighted:
+                     samples: int, exact_budget: int, ess_target: float = 0.0,
+                     max_samples: int = 0) -> Weighted:
     """The behaviour belief at one position: exact listing when the consistent deals number
-    at most `exact_budget`, else `samples` importance-weighted exact uniform draws.
+    at most `exact_budget`, else `samples` importance-weighted exact uniform draws, and
+    `samples` more at a time while the ESS is under `ess_target` (up to `max_samples`).
 
     `uniform`: item -> holder -> p (the exact uniform marginals); `consistent`: their
     consistent deal count; `counts`: each holder's number of unseen items; `draw`: one
@@ -135,8 +137,20 @@ def behaviour_belief(uniform: Mapping[str, Mapping[str, float]], consistent: int
         listed = list_deals(support, {h: counts[h] for h in _holders(uniform)}, exact_budget)
         if listed is not None and len(listed) == consistent:
             return weigh(listed, [log_weight(d) for d in listed], name, uniform, exact=True)
-    deals = [draw(rng) for _ in range(samples)]
-    return weigh(deals, [log_weight(d) for d in deals], name, uniform, exact=False)
+    deals: list[Deal] = []
+    logs: list[float] = []
+    while True:  # draw `samples` more until the ESS reaches its target or the cap
+        fresh = [draw(rng) for _ in range(samples)]
+        deals += fresh
+        logs += [log_weight(d) for d in fresh]
+        if len(deals) >= max_samples or _ess(logs) >= ess_target:
+            break
+    return weigh(deals, logs, name, uniform, exact=False)
+
+
+def _ess(log_weights: Sequence[float]) -> float:
+    w = _normalised(log_weights)
+    return sum(w) ** 2 / sum(x * x for x in w)
 
 
 def _holders(uniform: Mapping[str, Mapping[str, float]]) -> list[str]:

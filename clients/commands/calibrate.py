@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from archive.matches import ArchiveError, save_matches
@@ -38,6 +39,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="skip the behaviour-aware model (much faster)")
     parser.add_argument("--samples", type=int, default=64,
                         help="importance samples per position for the behaviour model")
+    parser.add_argument("--ess-target", type=float, default=0.0,
+                        help="draw --samples more while the effective sample size is below "
+                             "this (default 0: one batch)")
+    parser.add_argument("--max-samples", type=int, default=0,
+                        help="with --ess-target: at most this many draws per position")
     parser.add_argument("--seed", type=int, default=0, help="random seed (sampling, --play)")
     parser.add_argument("--limit", type=int, help="score at most this many matches")
     parser.add_argument("--play", type=int, metavar="N",
@@ -63,10 +69,11 @@ def run(args: argparse.Namespace) -> int:
     if args.play:
         _play(args)
     options = Options(args.variant, behaviour=not args.uniform_only, samples=args.samples,
-                      seed=args.seed, max_matches=args.limit)
+                      seed=args.seed, max_matches=args.limit, ess_target=args.ess_target,
+                      max_samples=max(args.max_samples, args.samples))
     with open_store(args.db) as store:
         try:
-            result = calibrate(store, options, args.games).to_dict()
+            result = calibrate(store, options, args.games, _progress).to_dict()
         except (NotRevealed, ArchiveError) as error:
             raise CommandError(str(error)) from None
     if not result["matches"]:
@@ -81,6 +88,11 @@ def run(args: argparse.Namespace) -> int:
         if args.picture is not None:
             print(f"picture: {args.picture}")
     return 0
+
+
+def _progress(done: int, total: int) -> None:
+    end = "\n" if done == total else ""
+    print(f"\rcalibrate: {done}/{total} matches", end=end, file=sys.stderr, flush=True)
 
 
 def _play(args: argparse.Namespace) -> None:

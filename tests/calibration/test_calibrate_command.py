@@ -31,7 +31,7 @@ def test_json_report_scores_every_model(store: Path, tmp_path: Path,
     picture = tmp_path / "report.png"
     code, out, err = _run(capsys, "calibrate", "--db", str(store), "--variant", "block-2",
                           "--play", "3", "--bots", "greedy", "--target", "30", "--seed", "9",
-                          "--samples", "24",
+                          "--samples", "24", "--ess-target", "10", "--max-samples", "48",
                           "--json", "--picture", str(picture))
     assert code == 0, err
     report = json.loads(out)
