@@ -47,7 +47,7 @@ from server.session import Guards, Limits, Session, table_alive
 from server.tables.advice import AdviceDesk
 from server.tables.local import Table, TableOptions
 from server.tables.registry import Registry
-from storage import AsyncEventStore
+from storage import AsyncEventStore, server_key
 
 
 @dataclass
@@ -94,6 +94,9 @@ class ServerConfig:
     uploads_per_minute: float = 20.0
     """Replay uploads per address per minute (bursts of as many); beyond, status 429."""
     uploads_at_once: int = 2
+    store_key_file: str | Path | None = "auto"
+    """The key that seals the store's stream heads (storage/keys.py): "auto" is `<db>.key`
+    beside a SQLite store, created on first run (none for PostgreSQL unless given)."""
     """Replay uploads built at the same time; others wait up to 30 s, then status 503."""
 
 
@@ -121,8 +124,8 @@ class DominoServer:
         # default 5 ms switch interval a busy loop makes each commit wait several slices
         # (measured: 20 ms commits for 2 ms of fsync). A short interval keeps commits short.
         sys.setswitchinterval(self.config.switch_interval)
+        self.store = await asyncio.to_thread(self._open_store)
         strategy_processes.acquire()  # pimc and advice workers (started when first needed)
-        self.store = await asyncio.to_thread(AsyncEventStore.open, self.config.db)
         self.replays = ReplayDesk(self.store, self.config.games)
         if self.config.mqtt:
             await self._join_cluster(self.config.mqtt)
@@ -158,6 +161,24 @@ class DominoServer:
             self.port = sockets[0].getsockname()[1]
         log("listening", host=self.config.host, port=self.port, db=self.config.db,
             recovered=recovered, node=self.cluster.node if self.cluster else "-")
+
+    def _open_store(self) -> AsyncEventStore:
+        """The store, locked to this server (SQLite) and sealed with its key; a key file
+        created here for a store that turns out not to take it is removed again."""
+        key, created = server_key(self.config.db, self.config.store_key_file)
+        try:
+            store = AsyncEventStore.open(self.config.db, key=key, exclusive=True,
+                                         seal_unkeyed=created is not None)
+        except BaseException:
+            if created is not None:
+                created.unlink(missing_ok=True)
+            raise
+        if created is not None:
+            log("store_key_created", path=str(created))
+        if key is None:
+            log("store_unsealed", db=str(self.config.db),
+                note="no --store-key-file: a rewrite of the database passes verify")
+        return store
 
     async def _join_cluster(self, mqtt: str) -> None:
         """Bus over MQTT, inference by the worker pool, tables by lease (server/cluster/)."""
@@ -195,8 +216,11 @@ class DominoServer:
         tables = registry.tables.values() if registry else ()
         playing = sum(1 for t in tables if t.status == "playing")
         store = self.store
+        lost = store.store.lost if store else None
         return {
-            "ok": True,
+            "ok": lost is None,
+            **({"store_lost": lost} if lost else {}),
+            "quarantined": dict(registry.quarantined) if registry else {},
             "tables": len(tables),
             "tables_playing": playing,
             "connections": self.metrics.connections,

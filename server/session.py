@@ -52,6 +52,7 @@ from server.ratelimit import BacklogGate, TableQuota, TokenBucket
 from server.tables.advice import AdviceDesk, advice_offered
 from server.tables.interface import TableHandle
 from server.tables.registry import Registry, settled
+from storage import StorageError
 
 
 @dataclass(frozen=True)
@@ -232,6 +233,10 @@ class Session:
             self.send(_error(message.id, code, error.message))  # type: ignore[arg-type]
         except ConnectionClosed:
             raise
+        except StorageError as error:  # the store refuses writes (file gone, no key)
+            log("store_refused", type=message.type, error=str(error)[:200])
+            self.send(_error(message.id, "unavailable", "the event store is not accepting "
+                                                        "writes; nothing was done"))
         except Exception as error:
             log("internal_error", type=message.type, error=repr(error))
             self.send(_error(message.id, "internal", "the server failed on this message"))

@@ -7,8 +7,10 @@ from storage.aio import AsyncEventStore
 from storage.chain import GENESIS_HASH, canonical_json, link_hash
 from storage.engine import store_url
 from storage.errors import ConcurrencyConflict, InvalidEvent, StorageError, StoreClosed
+from storage.guard import StoreGone, StoreLocked
+from storage.keys import StoreKeyError
 from storage.records import ChainReport, StoredEvent, StreamInfo
-from storage.store import AppendRequest, AppendResult, EventStore
+from storage.store import AppendRequest, AppendResult, EventStore, server_key
 
 __all__ = [
     "GENESIS_HASH",
@@ -21,9 +23,13 @@ __all__ = [
     "InvalidEvent",
     "StorageError",
     "StoreClosed",
+    "StoreGone",
+    "StoreKeyError",
+    "StoreLocked",
     "StoredEvent",
     "StreamInfo",
     "canonical_json",
     "link_hash",
+    "server_key",
     "store_url",
 ]

@@ -72,8 +72,11 @@ class AsyncEventStore:
         self._thread.start()
 
     @classmethod
-    def open(cls, url: str | Path, *, max_batch_events: int = 5000) -> AsyncEventStore:
-        return cls(EventStore(url), max_batch_events=max_batch_events, own_store=True)
+    def open(cls, url: str | Path, *, max_batch_events: int = 5000,
+             **store_options: Any) -> AsyncEventStore:
+        """Open (and own) an EventStore; `store_options` go to it (key, exclusive, ...)."""
+        return cls(EventStore(url, **store_options), max_batch_events=max_batch_events,
+                   own_store=True)
 
     @property
     def store(self) -> EventStore:

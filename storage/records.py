@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-ChainProblem = Literal["gap", "prev_hash", "hash", "payload", "head"]
+ChainProblem = Literal["gap", "prev_hash", "hash", "payload", "head", "seal"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,8 @@ class ChainReport:
     reason: "gap" (seq not contiguous), "prev_hash" (link to the previous event broken),
     "hash" (payload no longer matches its hash), "payload" (payload unreadable or its seq/type
     disagree with the row), "head" (the streams table's last seq/hash disagree with the events:
-    a truncated tail or rows added behind the store's back).
+    a truncated tail or rows added behind the store's back), "seal" (a sealed store's head
+    HMAC is missing or wrong: written without the key; storage/keys.py).
     """
 
     stream: str

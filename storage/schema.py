@@ -74,8 +74,20 @@ streams = Table(
     Column("last_hash", String(64), nullable=False),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("updated_at", UTCDateTime(), nullable=False),
+    Column("head_mac", String(64), nullable=True),
     PrimaryKeyConstraint("stream", name="streams_pk"),
 )
+"""`head_mac`: HMAC-SHA256 of (stream, last_seq, last_hash) under the store's key
+(storage/keys.py); null in a store without a key."""
+
+store_meta = Table(
+    "store_meta",
+    metadata,
+    Column("name", String(64), nullable=False),
+    Column("value", Text, nullable=False),
+    PrimaryKeyConstraint("name", name="store_meta_pk"),
+)
+"""Facts about the store itself: `key_id` (which key seals its heads)."""
 
 events = Table(
     "events",
@@ -132,12 +144,23 @@ $$
 _PG_SCHEMA_LOCK = 0x646F6D696E6F  # "domino"
 
 
+def _add_head_mac(conn: Any, dialect: str) -> None:
+    """Stores made before heads were sealed lack the column: add it (nullable)."""
+    if dialect == "postgresql":
+        conn.execute(text("ALTER TABLE streams ADD COLUMN IF NOT EXISTS head_mac VARCHAR(64)"))
+        return
+    columns = {row[1] for row in conn.exec_driver_sql("PRAGMA table_info(streams)")}
+    if "head_mac" not in columns:
+        conn.exec_driver_sql("ALTER TABLE streams ADD COLUMN head_mac VARCHAR(64)")
+
+
 def create_schema(engine: Engine) -> None:
     """Create tables and triggers if missing; safe to run at every start, from many processes."""
     with write_transaction(engine) as conn:
         if engine.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_SCHEMA_LOCK})
         metadata.create_all(conn, checkfirst=True)
+        _add_head_mac(conn, engine.dialect.name)
         if engine.dialect.name == "sqlite":
             for statement in _SQLITE_TRIGGERS:
                 conn.exec_driver_sql(statement)

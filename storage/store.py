@@ -12,21 +12,33 @@ for writes that must not be split, such as a table's move and its command-id rec
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import Connection, Engine, and_, bindparam, insert, or_, select, update
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
 from storage.chain import GENESIS_HASH, link_hash
-from storage.engine import make_engine, write_transaction
+from storage.engine import make_engine, store_url, write_transaction
 from storage.errors import ConcurrencyConflict, StoreClosed
+from storage.guard import FileIdentity, WriterLock
+from storage.keys import (
+    ENV_KEY_FILE,
+    StoreKeyError,
+    create_key,
+    head_mac,
+    key_file_for,
+    key_id,
+    read_key,
+)
 from storage.prepare import PreparedAppend, check_seq, check_stream, prepare_append
 from storage.records import ChainReport, StoredEvent, StreamInfo
-from storage.schema import UTCDateTime, create_schema, events, streams
+from storage.schema import UTCDateTime, create_schema, events, store_meta, streams
 from storage.verify import verify_stream
 
 AppendResult = list[StoredEvent] | ConcurrencyConflict
@@ -45,13 +57,114 @@ class _Head:
     exists: bool  # whether the streams row exists in the database
 
 
-class EventStore:
-    """Append-only event store over SQLAlchemy Core. Thread-safe; one instance per process."""
+def sqlite_path(url: str | Path) -> Path | None:
+    """The database file of a SQLite store (None for PostgreSQL)."""
+    parsed = make_url(store_url(url))
+    if parsed.get_backend_name() != "sqlite" or not parsed.database:
+        return None
+    return Path(parsed.database)
 
-    def __init__(self, url: str | Path, **engine_kwargs: Any) -> None:
-        self._engine = make_engine(url, **engine_kwargs)
-        self._closed = False
-        create_schema(self._engine)
+
+def _auto_key(path: Path | None) -> bytes | None:
+    """The key every tool finds by itself: $DOMINO_ORACLE_STORE_KEY_FILE, else a SQLite
+    store's `<db>.key` if there is one."""
+    named = os.environ.get(ENV_KEY_FILE)
+    if named:
+        return read_key(Path(named))
+    if path is not None and key_file_for(path).is_file():
+        return read_key(key_file_for(path))
+    return None
+
+
+def server_key(db: str | Path, key_file: str | Path | None = "auto"
+               ) -> tuple[bytes | None, Path | None]:
+    """The key a server seals its store with, and the file it was just created in (None if
+    it already existed). "auto": `<db>.key` beside a SQLite store, created on first run;
+    a PostgreSQL store has no default (every server of a deployment must share one key,
+    so it is given to each: --store-key-file). None: no key."""
+    if key_file == "auto":
+        path = sqlite_path(db)
+        if path is None:
+            return None, None
+        key_file = key_file_for(path)
+    if key_file is None:
+        return None, None
+    target = Path(key_file)
+    if target.exists():
+        return read_key(target), None
+    return create_key(target), target
+
+
+class EventStore:
+    """Append-only event store over SQLAlchemy Core. Thread-safe; one instance per process.
+
+    `key`: the key that seals stream heads (storage/keys.py); "auto" finds it (see
+    `_auto_key`). A store sealed with a key refuses writes when opened without it.
+    `exclusive`: hold the SQLite store's writer lock (storage/guard.py) — a server does.
+    `seal_unkeyed`: a store that has streams but no key yet is sealed with `key` as it is
+    now (trust on first use: only when the key was just created for it).
+    """
+
+    def __init__(self, url: str | Path, *, key: bytes | Literal["auto"] | None = "auto",
+                 exclusive: bool = False, seal_unkeyed: bool = False,
+                 **engine_kwargs: Any) -> None:
+        path = sqlite_path(url)
+        self._lock: WriterLock | None = None
+        if exclusive and path is not None:
+            self._lock = WriterLock(path)
+            self._lock.acquire()
+        try:
+            self._engine = make_engine(url, **engine_kwargs)
+            self._closed = False
+            create_schema(self._engine)
+            self._identity = FileIdentity(path) if path is not None else None
+            self._key = _auto_key(path) if key == "auto" else key
+            self.key_id = self._meta("key_id")
+            """The id of the key the store's heads are sealed with (None: not sealed)."""
+            self._check_key(seal_unkeyed)
+        except BaseException:
+            if self._lock is not None:
+                self._lock.release()
+            raise
+
+    @property
+    def sealed(self) -> bool:
+        """Heads carry HMACs under a key (so `verify_chain` checks them)."""
+        return self.key_id is not None
+
+    @property
+    def lost(self) -> str | None:
+        """Why writes are refused because the database file changed (None: it did not)."""
+        return self._identity.lost if self._identity is not None else None
+
+    def _meta(self, name: str) -> str | None:
+        with self._engine.connect() as conn:
+            return conn.execute(select(store_meta.c.value).where(store_meta.c.name == name)
+                                ).scalar()
+
+    def _check_key(self, seal_unkeyed: bool) -> None:
+        key = self._key
+        if key is None:
+            return  # a sealed store opened without its key: readable, writes refused
+        if self.key_id is not None:
+            if self.key_id != key_id(key):
+                raise StoreKeyError(f"the key given is not this store's (the store was sealed "
+                                    f"with key id {self.key_id}, this is {key_id(key)})")
+            return
+        with write_transaction(self._engine) as conn:
+            rows = conn.execute(select(streams.c.stream, streams.c.last_seq,
+                                       streams.c.last_hash)).all()
+            if rows and not seal_unkeyed:
+                raise StoreKeyError(
+                    "this store was never sealed with a key, or its seal was removed, and "
+                    "a key is given: refusing to seal what may have been rewritten (run "
+                    "`verify` on it; to seal it as it is, move the key file away and let "
+                    "`serve` create a new one)")
+            for stream, last_seq, last_hash in rows:  # trust on first use, as they are now
+                conn.execute(update(streams).where(streams.c.stream == stream).values(
+                    head_mac=head_mac(key, stream, last_seq, last_hash)))
+            conn.execute(insert(store_meta), [{"name": "key_id", "value": key_id(key)}])
+        self.key_id = key_id(key)
 
     @property
     def engine(self) -> Engine:
@@ -112,20 +225,32 @@ class EventStore:
         Each unit is all or nothing; units are independent of each other, so a conflict in
         one does not sink the others (group commit of unrelated writers).
         """
-        self._check_open()
+        self._check_writable()
         if not units:
             return []
         now = datetime.now(UTC)
+        key = self._key
         try:
             with write_transaction(self._engine) as conn:
-                return _write_units(conn, units, now)
+                results = _write_units(conn, units, now, key)
         except IntegrityError:
             # Only PostgreSQL gets here: two writers creating the same stream at once (SQLite
             # holds the write lock, so its checks cannot be overtaken). Redo unit by unit,
             # each in a savepoint, so that the loser is reported and the others still commit.
-            pass
-        with write_transaction(self._engine) as conn:
-            return [_write_unit_guarded(conn, unit, now) for unit in units]
+            with write_transaction(self._engine) as conn:
+                results = [_write_unit_guarded(conn, unit, now, key) for unit in units]
+        if self._identity is not None:
+            self._identity.check()  # deleted or replaced during the commit: no acks for it
+        return results
+
+    def _check_writable(self) -> None:
+        self._check_open()
+        if self._identity is not None:
+            self._identity.check()
+        if self.key_id is not None and self._key is None:
+            raise StoreKeyError(f"this store is sealed with a key (id {self.key_id}) that was "
+                                f"not given: it can be read, not written "
+                                f"(--store-key-file, or ${ENV_KEY_FILE})")
 
     # -- reading -------------------------------------------------------------------------
 
@@ -195,13 +320,17 @@ class EventStore:
         """Re-hash the stream from its first event; report where (if anywhere) it breaks."""
         self._check_open()
         check_stream(stream)
-        return verify_stream(self._engine, stream)
+        return verify_stream(self._engine, stream, self._key if self.sealed else None,
+                             sealed=self.sealed)
 
     # -- lifecycle -----------------------------------------------------------------------
 
     def close(self) -> None:
         self._closed = True
         self._engine.dispose()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def __enter__(self) -> EventStore:
         return self
@@ -227,7 +356,8 @@ def _stored(row: Any) -> StoredEvent:
 
 
 def _write_units(
-    conn: Connection, units: Sequence[Sequence[PreparedAppend]], now: datetime
+    conn: Connection, units: Sequence[Sequence[PreparedAppend]], now: datetime,
+    key: bytes | None = None,
 ) -> list[UnitResult]:
     """Check every unit against the locked heads, then write all rows in three statements.
 
@@ -273,6 +403,7 @@ def _write_units(
             "last_hash": head.last_hash,
             "created_at": now,
             "updated_at": now,
+            "head_mac": _seal(key, stream, head),
         }
         for stream, head in moved
         if not head.exists
@@ -284,6 +415,7 @@ def _write_units(
             "b_last_seq": head.last_seq,
             "b_last_hash": head.last_hash,
             "b_now": now,
+            "b_mac": _seal(key, stream, head),
         }
         for stream, head in moved
         if head.exists
@@ -299,12 +431,16 @@ def _write_units(
     return results
 
 
+def _seal(key: bytes | None, stream: str, head: _Head) -> str | None:
+    return None if key is None else head_mac(key, stream, head.last_seq, head.last_hash)
+
+
 def _write_unit_guarded(
-    conn: Connection, unit: Sequence[PreparedAppend], now: datetime
+    conn: Connection, unit: Sequence[PreparedAppend], now: datetime, key: bytes | None = None
 ) -> UnitResult:
     savepoint = conn.begin_nested()
     try:
-        result = _write_units(conn, [unit], now)[0]
+        result = _write_units(conn, [unit], now, key)[0]
     except IntegrityError:
         savepoint.rollback()
         seen: set[str] = set()
@@ -329,6 +465,7 @@ _ADVANCE_HEAD = (
         last_seq=bindparam("b_last_seq"),
         last_hash=bindparam("b_last_hash"),
         updated_at=bindparam("b_now", type_=UTCDateTime()),
+        head_mac=bindparam("b_mac"),
     )
 )
 

@@ -7,28 +7,35 @@ or events slipped in behind the store's back.
 
 from __future__ import annotations
 
+import hmac
 import json
 
 from sqlalchemy import Connection, Engine, func, select
 
 from storage.chain import GENESIS_HASH, link_hash
+from storage.keys import head_mac
 from storage.records import ChainProblem, ChainReport
 from storage.schema import events, streams
 
 _PAGE = 2000
 
 
-def verify_stream(engine: Engine, stream: str) -> ChainReport:
+def verify_stream(engine: Engine, stream: str, key: bytes | None = None, *,
+                  sealed: bool = False) -> ChainReport:
+    """The chain and head of `stream`; in a sealed store also the head's HMAC under `key`
+    (reason "seal": missing, wrong, or no key to check it with)."""
     with engine.connect() as conn:
         if engine.dialect.name == "postgresql":
             conn = conn.execution_options(isolation_level="REPEATABLE READ")
         with conn.begin():
-            return _verify(conn, stream)
+            return _verify(conn, stream, key, sealed)
 
 
-def _verify(conn: Connection, stream: str) -> ChainReport:
+def _verify(conn: Connection, stream: str, key: bytes | None = None,
+            sealed: bool = False) -> ChainReport:
     head = conn.execute(
-        select(streams.c.last_seq, streams.c.last_hash).where(streams.c.stream == stream)
+        select(streams.c.last_seq, streams.c.last_hash, streams.c.head_mac)
+        .where(streams.c.stream == stream)
     ).first()
     head_seq, head_hash = (head.last_seq, head.last_hash) if head else (0, GENESIS_HASH)
     checked = 0
@@ -71,6 +78,13 @@ def _verify(conn: Connection, stream: str) -> ChainReport:
     ).scalar()
     if stray is not None:  # the chain starts at 1; a row below it was slipped in
         return bad(stray, "gap", f"row with seq {stray} before the chain's start")
+    if sealed and head is not None:
+        if key is None:
+            return bad(head_seq, "seal", "the store is sealed with a key: give it to check")
+        if head.head_mac is None or not hmac.compare_digest(
+                head.head_mac, head_mac(key, stream, head_seq, head_hash)):
+            return bad(head_seq, "seal", "the head's seal does not match: the stream was "
+                                         "written without the store's key")
     return ChainReport(stream, True, checked, head_seq)
 
 

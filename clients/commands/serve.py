@@ -30,6 +30,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "(move advice on)")
     parser.add_argument("--seat", default="S", choices=["S", "W", "N", "E"],
                         help="your seat with --open (default: %(default)s)")
+    guard = parser.add_argument_group("limits and integrity", "see docs/security.md")
+    guard.add_argument("--store-key-file", default="auto", metavar="PATH",
+                       help="key that seals the store's stream heads (HMAC-SHA256), kept "
+                            "outside the database; created if missing (default: DB.key "
+                            "beside a SQLite file; none for PostgreSQL; 'none': no key)")
+    guard.add_argument("--tables-per-connection", type=int, default=20,
+                       help="unfinished tables one connection may create (default: "
+                            "%(default)s)")
+    guard.add_argument("--tables-per-address", type=int, default=256,
+                       help="unfinished tables one IP address may create (default: "
+                            "%(default)s)")
+    guard.add_argument("--outbox-bytes", type=int, default=8 * 1024 * 1024,
+                       help="bytes queued for a client that does not read before it is "
+                            "disconnected (default: %(default)s)")
     cluster = parser.add_argument_group(
         "deployment", "several servers sharing PostgreSQL, with MQTT and inference workers "
                       "(docs/operations.md)")
@@ -50,10 +64,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
-    from clients.store_option import cannot_open
+    from clients.store_option import cannot_open, shown
     from server.app import DominoServer, ServerConfig, run_until_signalled
     from server.logs import configure
     from server.tables.local import TableOptions
+    from storage import StorageError
 
     configure(args.log_level.upper())
     if not 0 <= args.port <= 65535:
@@ -64,6 +79,10 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--mqtt needs a shared PostgreSQL store: --db postgresql://...")
     if args.lease_seconds < 1:
         raise CommandError("--lease-seconds must be >= 1")
+    if min(args.tables_per_connection, args.tables_per_address, args.outbox_bytes) < 1:
+        raise CommandError("--tables-per-connection, --tables-per-address and --outbox-bytes "
+                           "must be >= 1")
+    key_file = None if args.store_key_file.lower() == "none" else args.store_key_file
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -72,6 +91,10 @@ def run(args: argparse.Namespace) -> int:
         node=args.node,
         topic_prefix=args.topic_prefix,
         lease_seconds=args.lease_seconds,
+        store_key_file=key_file,
+        tables_per_connection=args.tables_per_connection,
+        tables_per_address=args.tables_per_address,
+        outbox_bytes=args.outbox_bytes,
         tables=TableOptions(
             grace=args.grace, bot_delay=args.bot_delay, hand_pause=args.hand_pause
         ),
@@ -91,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(run_until_signalled(DominoServer(config), opened))
     except SQLAlchemyError as error:
         raise CommandError(cannot_open(args.db, error)) from None
+    except StorageError as error:  # locked by another server, or not this key's store
+        raise CommandError(f"cannot serve {shown(args.db)}: {error}") from None
     except (OSError, ValueError) as error:
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {error}") from error
     return 0

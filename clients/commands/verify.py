@@ -13,16 +13,19 @@ their seats' own exports are refused with a clear error, not mistaken for forger
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from archive.matches import ArchiveError, MatchLog, load_match_log, match_ids
-from clients.cli import NotForThisGame
+from clients.cli import CommandError, NotForThisGame
 from clients.log_file import audiences, is_dominoes, read_log
 from clients.store_option import add_db_option, open_store
 from games.dominoes.validate import LogProblem as DominoesLogProblem
 from games.dominoes.validate import PublicLogCheck, check_public_log
 from games.interface import SPECTATOR, LogProblem
 from games.registry import Registry
+from storage import EventStore, StorageError, store_url
+from storage.keys import ENV_KEY_FILE, read_key
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,18 +40,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("files", nargs="*", type=Path, metavar="FILE.jsonl",
                         help="log files to check instead of the store")
     add_db_option(parser)
+    parser.add_argument("--store-key-file", type=Path, metavar="PATH",
+                        help="the key the store's heads are sealed with (default: "
+                             f"${ENV_KEY_FILE}, else DB.key beside a SQLite store)")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.files:
         return _verify_files(args.files, args.games)
-    return _verify_store(args.db, args.games)
+    return _verify_store(args.db, args.games, args.store_key_file)
 
 
-def _verify_store(db: str, games: Registry) -> int:
+def _open(db: str, key_file: Path | None) -> EventStore:
+    if key_file is None:
+        return open_store(db)
+    open_store(db).close()  # the same clear errors for a missing store
+    try:
+        return EventStore(store_url(db), key=read_key(key_file))
+    except StorageError as error:
+        raise CommandError(str(error)) from None
+
+
+def _verify_store(db: str, games: Registry, key_file: Path | None = None) -> int:
     checked = 0
-    with open_store(db) as store:
+    with _open(db, key_file) as store:
         for info in store.streams():
             report = store.verify_chain(info.stream)
             if not report.ok:
@@ -63,7 +79,14 @@ def _verify_store(db: str, games: Registry) -> int:
                 print(f"BAD {match_id}: {problem}")
                 return 1
             checked += 1
-    print(f"ok: {checked} matches, every hash chain and every move checked")
+        sealed = store.key_id
+    if sealed:
+        print(f"ok: {checked} matches, every hash chain and every move checked, every head "
+              f"sealed by key {sealed}")
+    else:
+        print(f"ok: {checked} matches, every hash chain and every move checked")
+        print("note: no key seals this store: a rewrite that recomputes the hashes would "
+              "pass (serve seals a store with --store-key-file)", file=sys.stderr)
     return 0
 
 

@@ -16,6 +16,8 @@ from collections import Counter, OrderedDict
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from archive.streams import commands_stream, seats_stream, table_of_seats_stream
 from archive.tables import StoredTable, TableConfig, read_table
 from games.interface import Seat
@@ -56,6 +58,10 @@ class Locator(Protocol):
     async def take_over(self, table_id: str) -> Table | None: ...
 
     async def open_tables(self) -> list[str]: ...
+
+
+class Unproven(Exception):
+    """A table's stored streams fail verification (chain, head or the key's seal)."""
 
 
 ARCHIVE_CACHE = 32
@@ -103,6 +109,8 @@ class Registry:
         self.book: dict[str, Counter[str]] = {}
         """Connections attached here, per table and audience (seats and "spectator")."""
         self.archived: OrderedDict[str, ArchivedTable] = OrderedDict()
+        self.quarantined: dict[str, str] = {}
+        """Tables whose stored history failed verification or folding: id -> why."""
         self._tasks: set[asyncio.Task[Any]] = set()
 
     def game_of(self, variant: str) -> TableGame:
@@ -135,6 +143,9 @@ class Registry:
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        if table_id in self.quarantined:
+            raise ProtocolError("unavailable", f"table {table_id} is quarantined: its stored "
+                                               "history failed verification")
         if self.cluster is not None:
             return await self.cluster.locate(table_id)
         archived = await self.find_archived(table_id)
@@ -146,6 +157,13 @@ class Registry:
         """A finished match nobody hosts, from the store (None if there is no such match)."""
         found = self.archived.get(table_id)
         if found is None:
+            try:
+                await asyncio.to_thread(self._prove, table_id,
+                                        (seats_stream(table_id), table_id))
+            except Unproven as error:
+                self.quarantine(table_id, str(error))
+                raise ProtocolError("unavailable", f"match {table_id} failed verification"
+                                    ) from None
             found = await asyncio.to_thread(ArchivedTable.load, self.store.store, table_id,
                                             self.games)
             if found is None:
@@ -313,13 +331,30 @@ class Registry:
         return recovered
 
     async def restore(self, table_id: str) -> Table | None:
-        """Fold one unfinished table from its streams and start it (None: nothing to run)."""
-        loaded = await asyncio.to_thread(self._read, table_id)
-        if loaded is None or table_id in self.tables:
-            return self.tables.get(table_id)
-        stored, events, commands = loaded
-        table = self._new(stored.config)
-        table.restore(stored, events, commands)
+        """Fold one unfinished table from its streams and start it (None: nothing to run).
+
+        Its streams are verified first (chain, head and, in a sealed store, the key's
+        seal); a table that fails that, or does not fold, is quarantined — logged, listed
+        on /healthz, refused to clients — and every other table is served as usual."""
+        if table_id in self.quarantined:
+            return None
+        try:
+            loaded = await asyncio.to_thread(self._read, table_id)
+            if loaded is None or table_id in self.tables:
+                return self.tables.get(table_id)
+            stored, events, commands = loaded
+            table = self._new(stored.config)
+            try:
+                table.restore(stored, events, commands)
+            except BaseException:
+                self.tables.pop(table_id, None)
+                raise
+        except SQLAlchemyError:
+            raise  # the database itself failed: not this table's fault
+        except Exception as error:
+            self.quarantine(table_id, str(error) if isinstance(error, Unproven)
+                            else f"does not fold: {error!r}"[:300])
+            return None
         counts = self.book.get(table_id, Counter())
         table.connected.update({s: n for s, n in counts.items() if s != "spectator"})
         table.spectators = counts.get("spectator", 0)
@@ -327,9 +362,23 @@ class Registry:
         log("table_recovered", table=table_id, seq=table.last_seq, status=table.status)
         return table
 
+    def quarantine(self, table_id: str, reason: str) -> None:
+        self.quarantined[table_id] = reason
+        log("table_quarantined", table=table_id, reason=reason)
+
+    def _prove(self, table_id: str, streams: tuple[str, ...]) -> None:
+        """Raise Unproven unless each stream's chain, head and seal verify (blocking)."""
+        store = self.store.store
+        for stream in streams:
+            report = store.verify_chain(stream)
+            if not report.ok:
+                raise Unproven(f"{stream}: {report.reason} at seq {report.first_bad_seq} "
+                               f"({report.detail})")
+
     def _read(self, table_id: str) -> tuple[StoredTable, list[Any], list[dict]] | None:
         """A table's three streams (read in a worker thread); None if it needs no recovery."""
         store = self.store.store
+        self._prove(table_id, (seats_stream(table_id), table_id, commands_stream(table_id)))
         stored = read_table(store, table_id)
         if stored is None:
             log("recovery_skipped", table=table_id, reason="no table_created record")
