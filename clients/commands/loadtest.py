@@ -48,13 +48,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--workers", type=_counts, default=[2],
                         help="with --mqtt: inference worker processes (a comma list runs "
                              "each in turn: 1,2,4; default: 2)")
+    parser.add_argument("--pace", type=float, metavar="SECONDS",
+                        help="human pace: each seat thinks an exponential time with this "
+                             "mean (seeded); tables ramp up from --tables until play -> ack "
+                             "p99 > 50 ms or play -> beliefs p99 > 100 ms; reports the most "
+                             "tables and connections held")
+    parser.add_argument("--ramp", type=float, default=1.5,
+                        help="with --pace: each step multiplies the tables by this")
+    parser.add_argument("--max-tables", type=int, default=2500,
+                        help="with --pace: stop ramping here (default: %(default)s)")
+    parser.add_argument("--window", type=float, default=15.0,
+                        help="with --pace: seconds measured per step (default: %(default)s)")
     parser.add_argument("--both-modes", action="store_true",
                         help="with --mqtt: run each table count in the one-process mode too")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from clients.python.loadtest import Deployment, local_server, report, run_load
+    from clients.python.loadtest import (
+        Deployment,
+        local_server,
+        paced_report,
+        report,
+        run_load,
+        run_paced,
+    )
     from games.interface import UnknownGame
     from games.registry import GAMES
 
@@ -68,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--mqtt needs --db postgresql://... and no --url")
     if args.both_modes and not args.mqtt:
         raise CommandError("--both-modes needs --mqtt and --db")
+    if args.pace is not None and (args.pace <= 0 or args.ramp <= 1 or args.window <= 0
+                                  or args.max_tables < 1):
+        raise CommandError("--pace and --window must be > 0, --ramp > 1, --max-tables >= 1")
     if args.url and len(args.tables) > 1:
         raise CommandError("--url takes one --tables count")
 
@@ -80,8 +101,15 @@ def run(args: argparse.Namespace) -> int:
                       for workers in args.workers]
 
     def go(url: str, tables: int) -> dict:
+        if args.pace is not None:
+            return asyncio.run(run_paced(
+                url, args.pace, start_tables=tables, ramp=args.ramp,
+                max_tables=args.max_tables, window=args.window, spectators=args.spectators,
+                variant=args.variant))
         return asyncio.run(run_load(url, tables, args.spectators, args.seconds,
                                     variant=args.variant))
+
+    describe = paced_report if args.pace is not None else report
 
     results: list[dict[str, Any]] = []
     try:
@@ -94,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
                     figures = go(url, tables)
                 figures["mode"] = ("one-process" if deployment is None
                                    else f"mqtt+{deployment.workers}w")
-                if deployment is not None:
+                if deployment is not None and args.pace is None:
                     figures.update(workers)
                     events = figures.get("server_events") or 0
                     figures["worker_cpu_ms_per_event"] = (
@@ -103,14 +131,14 @@ def run(args: argparse.Namespace) -> int:
                         round(workers["worker_folds"] / events, 3) if events else None)
                 results.append(figures)
                 if not args.json and len(plans) > 1:
-                    print(f"[{figures['mode']}] {report(figures)}\n", flush=True)
+                    print(f"[{figures['mode']}] {describe(figures)}\n", flush=True)
     except (OSError, RuntimeError) as error:
         raise CommandError(str(error)) from error
     if args.json:
         print(json.dumps(results[0] if len(results) == 1 else results, indent=2))
     elif len(results) == 1:
-        print(report(results[0]))
-    else:
+        print(describe(results[0]))
+    elif args.pace is None:
         print(side_by_side(results))
     return 0
 

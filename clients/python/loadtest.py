@@ -126,33 +126,59 @@ class BeliefTracker:
                 self.figures.belief_ms.append((now - sent_at) * 1000)
 
 
+class Deadline:
+    """When play stops; movable (a paced ramp stops every table at once when it is done)."""
+
+    def __init__(self, at: float) -> None:
+        self.at = at
+
+    def passed(self) -> bool:
+        return time.monotonic() > self.at
+
+
 async def _seat(
     client: DominoClient,
     table_id: str,
     view: SeatView,
     tracker: BeliefTracker,
     figures: Figures,
-    deadline: float,
+    deadline: Deadline,
     rng: random.Random,
+    pace: float | None = None,
 ) -> bool:
     """Play one seat (any game: random legal moves through the generic `move` message) until
-    its match ends (True) or time is up (False)."""
+    its match ends (True) or time is up (False).
+
+    `pace`: the seat thinks before each move, an exponential time with this mean (drawn
+    from `rng`, so seeded), reading its feed meanwhile (so beliefs are timed on arrival,
+    not when the seat has finished thinking)."""
     seat = view.seat
     acted_at = -1
+    move_at: float | None = None
     while not view.finished:
-        try:
-            message = await client.next_message(timeout=0.5)
-        except TimeoutError:
-            if time.monotonic() > deadline:
-                return False
-            continue
+        wait = 0.5 if move_at is None else min(0.5, move_at - time.monotonic())
+        message: object = None
+        if not client.feed.empty():
+            message = client.feed.get_nowait()
+        elif wait > 0:
+            try:
+                message = await client.next_message(timeout=wait)
+            except TimeoutError:
+                if deadline.passed():
+                    return False
         if isinstance(message, EventMessage):
             view.apply(message)
         elif isinstance(message, BeliefMessage) and message.table_id == table_id:
             tracker.belief(seat, message.seq)
         if view.my_turn() and view.last_seq > acted_at and client.feed.empty():
-            if time.monotonic() > deadline:
+            if deadline.passed():
                 return False
+            if pace is not None:
+                if move_at is None:
+                    move_at = time.monotonic() + rng.expovariate(1.0 / pace)
+                if time.monotonic() < move_at:
+                    continue
+            move_at = None
             acted_at = view.last_seq
             move = view.random_wire_move(rng)
             if move is None:
@@ -199,9 +225,10 @@ async def settle_beliefs(
     return tracker.give_up()
 
 
-async def _table(url: str, spectators: int, figures: Figures, deadline: float, seed: int,
+async def _table(url: str, spectators: int, figures: Figures, deadline: Deadline, seed: int,
                  *, variant: str, games: Registry, target: int = 100,
-                 belief_wait: float = BELIEF_WAIT) -> None:
+                 belief_wait: float = BELIEF_WAIT, pace: float | None = None,
+                 seated: asyncio.Event | None = None) -> None:
     rng = random.Random(seed)
     game = games.game_of_variant(variant)
     seats = games.variant(variant).seats
@@ -211,7 +238,7 @@ async def _table(url: str, spectators: int, figures: Figures, deadline: float, s
         watcher.on_message = _drop
     tracker = BeliefTracker(figures, seats)
     try:
-        while time.monotonic() < deadline:
+        while not deadline.passed():
             table_id = await _paced(figures, partial(clients[0].create_table,
                                                      variant=variant, target=target))
             for watcher in watchers:
@@ -219,10 +246,12 @@ async def _table(url: str, spectators: int, figures: Figures, deadline: float, s
             for seat, client in zip(seats, clients, strict=True):
                 await _paced(figures, partial(client.join, table_id, seat, name=f"load-{seat}"))
             tracker.reset()
+            if seated is not None:
+                seated.set()
             done = await asyncio.gather(
                 *(
                     _seat(c, table_id, SeatView(s, game), tracker, figures, deadline,
-                          random.Random(rng.random()))
+                          random.Random(rng.random()), pace)
                     for s, c in zip(seats, clients, strict=True)
                 )
             )
@@ -265,7 +294,7 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
     before = await asyncio.to_thread(fetch_health, health)
     figures = Figures()
     figures.started = time.monotonic()
-    deadline = figures.started + seconds
+    deadline = Deadline(figures.started + seconds)
     tasks = [
         asyncio.create_task(_table(url, spectators, figures, deadline, seed, variant=variant,
                                    games=games, target=target, belief_wait=belief_wait))
@@ -275,7 +304,7 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
 
     async def sample() -> None:  # the server's figures while under load
         nonlocal peak
-        while time.monotonic() < deadline - 0.5:
+        while time.monotonic() < deadline.at - 0.5:
             await asyncio.sleep(max(0.5, min(5.0, seconds / 3)))
             with contextlib.suppress(Exception):
                 peak = await asyncio.to_thread(fetch_health, health)
@@ -320,6 +349,121 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
         "server_events": after.get("events", 0) - before.get("events", 0),
         "server_cluster": after.get("cluster"),
     }
+
+
+ACK_BOUND_MS = 50.0
+BELIEF_BOUND_MS = 100.0
+"""The bounds a paced ramp holds: play -> ack p99 and play -> all beliefs p99."""
+
+
+def _window(values: list[float], start: int) -> float:
+    return round(percentile(values[start:], 99), 2)
+
+
+async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: float = 1.5,
+                    max_tables: int = 2500, window: float = 15.0, spectators: int = 0,
+                    variant: str = DEFAULT_VARIANT, games: Registry = GAMES, target: int = 100,
+                    ack_bound: float = ACK_BOUND_MS,
+                    belief_bound: float = BELIEF_BOUND_MS) -> dict[str, Any]:
+    """Capacity at human pace: tables whose seats think `pace` seconds on average (seeded
+    exponential times) are added in steps (x`ramp`) until a `window` of play breaks a bound
+    (play -> ack p99 > `ack_bound` ms, or play -> all beliefs p99 > `belief_bound` ms) or
+    `max_tables` is reached. Each step is measured after its tables are all seated; the
+    largest step that held both bounds is the capacity. Beside each step: the server's CPU
+    and RSS (/healthz) and this load generator's own CPU, both as a share of one core."""
+    health = health_url(url)
+    seats = len(games.variant(variant).seats)
+    figures = Figures()
+    figures.started = time.monotonic()
+    deadline = Deadline(float("inf"))
+    before = await asyncio.to_thread(fetch_health, health)
+    tasks: list[asyncio.Task[None]] = []
+    steps: list[dict[str, Any]] = []
+    tables = 0
+    level = max(1, start_tables)
+    try:
+        while True:
+            seated = [asyncio.Event() for _ in range(level - tables)]
+            tasks += [asyncio.create_task(_table(
+                url, spectators, figures, deadline, tables + i, variant=variant, games=games,
+                target=target, pace=pace, seated=event)) for i, event in enumerate(seated)]
+            tables = level
+            waiting = asyncio.gather(*(e.wait() for e in seated))
+            await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+            failed = [t for t in tasks if t.done()]  # tables play until the deadline
+            if failed:
+                waiting.cancel()
+                error = None if failed[0].cancelled() else failed[0].exception()
+                raise RuntimeError(f"a table stopped while seating: {error!r}")
+            await asyncio.sleep(min(2.0, window / 4))  # first moves after the seating rush
+            ack_at, belief_at, moves_at = len(figures.ack_ms), len(figures.belief_ms), \
+                figures.moves
+            server_at = await asyncio.to_thread(fetch_health, health)
+            cpu_at, wall_at = time.process_time(), time.monotonic()
+            await asyncio.sleep(window)
+            server = await asyncio.to_thread(fetch_health, health)
+            wall = time.monotonic() - wall_at
+            step = {
+                "tables": tables,
+                "connections": tables * (seats + spectators),
+                "moves_per_s": round((figures.moves - moves_at) / wall, 1),
+                "ack_p99_ms": _window(figures.ack_ms, ack_at),
+                "beliefs_p99_ms": _window(figures.belief_ms, belief_at),
+                "beliefs_measured": len(figures.belief_ms) - belief_at,
+                "server_cpu_pct": round(100 * (server["cpu_seconds"] - server_at["cpu_seconds"])
+                                        / wall, 1),
+                "generator_cpu_pct": round(100 * (time.process_time() - cpu_at) / wall, 1),
+                "server_rss_mb": round(server.get("rss_bytes", 0) / 2**20, 1),
+                "server_loop_lag_ms": server.get("loop_lag_ms"),
+            }
+            step["held"] = step["ack_p99_ms"] <= ack_bound and \
+                step["beliefs_p99_ms"] <= belief_bound
+            steps.append(step)
+            if not step["held"] or tables >= max_tables:
+                break
+            level = min(max_tables, max(tables + 1, round(tables * ramp)))
+    finally:
+        deadline.at = 0.0  # every seat stops at its next look at the clock
+        await asyncio.gather(*tasks, return_exceptions=True)
+    held = [step for step in steps if step["held"]]
+    best = held[-1] if held else None
+    growth = (best["server_rss_mb"] - before.get("rss_bytes", 0) / 2**20) * 1024 if best else 0
+    last = steps[-1]
+    limit = ("max_tables" if last["held"] else
+             "ack p99" if last["ack_p99_ms"] > ack_bound else "beliefs p99")
+    return {
+        "variant": variant,
+        "pace_s": pace,
+        "ack_bound_ms": ack_bound,
+        "belief_bound_ms": belief_bound,
+        "max_tables_held": best["tables"] if best else 0,
+        "max_connections_held": best["connections"] if best else 0,
+        "stopped_by": limit,
+        "server_rss_per_table_kb": round(growth / best["tables"], 1) if best else None,
+        "server_rss_per_connection_kb": round(growth / best["connections"], 1) if best else None,
+        "steps": steps,
+    }
+
+
+def paced_report(figures: dict[str, Any]) -> str:
+    lines = [
+        f"{figures['variant']}: think time {figures['pace_s']} s (exponential mean); bounds "
+        f"ack p99 <= {figures['ack_bound_ms']} ms, beliefs p99 <= {figures['belief_bound_ms']} ms",
+        f"{'tables':>7}{'conns':>7}{'moves/s':>9}{'ack p99':>9}{'bel p99':>9}"
+        f"{'srv cpu%':>9}{'gen cpu%':>9}{'rss MB':>8}  held",
+    ]
+    for step in figures["steps"]:
+        lines.append(
+            f"{step['tables']:>7}{step['connections']:>7}{step['moves_per_s']:>9}"
+            f"{step['ack_p99_ms']:>9}{step['beliefs_p99_ms']:>9}{step['server_cpu_pct']:>9}"
+            f"{step['generator_cpu_pct']:>9}{step['server_rss_mb']:>8}  "
+            f"{'yes' if step['held'] else 'no'}")
+    lines.append(
+        f"held {figures['max_tables_held']} tables ({figures['max_connections_held']} "
+        f"connections); stopped by {figures['stopped_by']}; server memory "
+        f"{figures['server_rss_per_table_kb']} KB per table, "
+        f"{figures['server_rss_per_connection_kb']} KB per connection")
+    return "\n".join(lines)
 
 
 def free_port() -> int:

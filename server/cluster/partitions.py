@@ -145,27 +145,32 @@ class PartitionLeases:
                 "SELECT name FROM inference_workers WHERE expires_at > now() "
                 "AND partitions = :p"), params)]
             plan = assign(self.partitions, live)
-            wanted = plan.get(self.worker, [])
+            wanted = set(plan.get(self.worker, []))
             owner_of = {p: w for w, ps in plan.items() for p in ps}
-            held_wrongly = [row[0] for row in conn.execute(text(
-                "SELECT partition FROM partition_leases WHERE owner = :me "
-                "AND expires_at > now()"), params) if row[0] not in set(wanted)]
-            for partition in held_wrongly:  # hand over: its new owner takes it at once
+            leases = {row[0]: (row[1], bool(row[2])) for row in conn.execute(text(
+                "SELECT partition, owner, expires_at > now() FROM partition_leases"))}
+            mine = {p for p, (owner, live_) in leases.items() if owner == self.worker and live_}
+            for partition in sorted(mine - wanted):  # hand over: its new owner takes it now
                 conn.execute(text(
                     "UPDATE partition_leases SET owner = :to, epoch = epoch + 1, "
                     "expires_at = now() + CAST(:ttl AS interval) "
                     "WHERE partition = :n AND owner = :me"),
                     {**params, "n": partition, "to": owner_of.get(partition, self.worker)})
-            held = set()
-            for partition in wanted:
+            held: set[int] = set()
+            keep = sorted(wanted & {p for p, (owner, _) in leases.items()
+                                    if owner == self.worker})
+            if keep:  # one statement renews everything we keep (the steady state)
+                held.update(row[0] for row in conn.execute(text(
+                    "UPDATE partition_leases SET expires_at = now() + CAST(:ttl AS interval) "
+                    "WHERE owner = :me AND partition = ANY(:keep) RETURNING partition"),
+                    {**params, "keep": keep}))
+            for partition in sorted(wanted - held):  # free, expired, or someone else's
                 row = conn.execute(text(
                     "INSERT INTO partition_leases (partition, owner, expires_at) "
                     "VALUES (:n, :me, now() + CAST(:ttl AS interval)) "
                     "ON CONFLICT (partition) DO UPDATE SET owner = :me, "
-                    "expires_at = EXCLUDED.expires_at, epoch = partition_leases.epoch + "
-                    "CASE WHEN partition_leases.owner = :me THEN 0 ELSE 1 END "
-                    "WHERE partition_leases.owner = :me "
-                    "OR partition_leases.expires_at <= now() RETURNING partition"),
+                    "expires_at = EXCLUDED.expires_at, epoch = partition_leases.epoch + 1 "
+                    "WHERE partition_leases.expires_at <= now() RETURNING partition"),
                     {**params, "n": partition}).first()
                 if row is not None:
                     held.add(partition)

@@ -12,9 +12,12 @@ from typing import Any
 from clients.python.loadtest import (
     BeliefTracker,
     Figures,
+    paced_report,
     report,
     run_load,
+    run_paced,
     settle_beliefs,
+    worker_figures,
 )
 from games.dominoes.game import DOMINOES
 from games.registry import Registry
@@ -113,3 +116,40 @@ async def test_the_load_test_plays_a_game_only_the_tests_know(tmp_path: Path) ->
     assert figures["moves"] > 0 and figures["matches_finished"] >= 2, figures
     assert figures["refused_stale_moves"] == 0
     assert figures["beliefs_never_arrived"] == 0
+
+
+async def test_a_paced_ramp_steps_up_to_its_ceiling_and_reports_each_step(url: str) -> None:
+    """Seats think (exponential, mean 50 ms); bounds nothing can break, so the ramp goes to
+    --max-tables, one step per level, each measured and each held."""
+    figures = await run_paced(url, 0.05, start_tables=1, ramp=2, max_tables=2, window=1.5,
+                              target=15, ack_bound=1e9, belief_bound=1e9)
+    assert [step["tables"] for step in figures["steps"]] == [1, 2]
+    assert [step["connections"] for step in figures["steps"]] == [4, 8]
+    assert all(step["held"] and step["moves_per_s"] > 0 for step in figures["steps"])
+    assert figures["max_tables_held"] == 2 and figures["max_connections_held"] == 8
+    assert figures["stopped_by"] == "max_tables"
+    assert figures["server_rss_per_connection_kb"] is not None
+    assert all(step["generator_cpu_pct"] > 0 for step in figures["steps"])
+    assert "held 2 tables (8 connections); stopped by max_tables" in paced_report(figures)
+
+
+async def test_a_paced_ramp_stops_at_the_first_step_that_breaks_a_bound(url: str) -> None:
+    figures = await run_paced(url, 0.05, start_tables=1, ramp=2, max_tables=8, window=1.0,
+                              target=15, ack_bound=0.0)
+    assert len(figures["steps"]) == 1 and not figures["steps"][0]["held"]
+    assert figures["max_tables_held"] == 0 and figures["stopped_by"] == "ack p99"
+
+
+def test_worker_figures_count_cpu_after_start_up() -> None:
+    log = "\n".join([
+        "ts=1 level=INFO event=worker_ready client=a partitions=32 cpu_s=0.9",
+        "ts=1 level=INFO event=worker_ready client=b partitions=32 cpu_s=1.1",
+        "ts=2 level=INFO event=worker_stopped notifications=5 beliefs=25 folds=100 rebuilds=2 "
+        "partitions=32 gained=32 foreign=0 read_s=0.1 compute_s=0.3 cpu_s=1.5",
+        "ts=2 level=INFO event=worker_stopped notifications=4 beliefs=20 folds=60 rebuilds=1 "
+        "partitions=64 gained=64 foreign=0 read_s=0.05 compute_s=0.2 cpu_s=2.0",
+    ])
+    figures = worker_figures(log)
+    assert figures["workers_stopped"] == 2
+    assert figures["worker_cpu_s"] == 1.5  # (1.5 - 0.9) + (2.0 - 1.1)
+    assert figures["worker_folds"] == 160 and figures["worker_rebuilds"] == 3
