@@ -109,8 +109,21 @@ def context(browser: Any) -> Iterator[Any]:
         ctx.close()
 
 
-def screenshot(page: Any, name: str, **options: Any) -> None:
-    """Save docs/screenshots/NAME.png when DOMINO_SCREENSHOTS is set."""
-    if os.environ.get("DOMINO_SCREENSHOTS"):
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **options)
+PHONE = {"width": 390, "height": 844}
+
+
+def screenshot(page: Any, name: str, *, phone: bool = True, **options: Any) -> None:
+    """Save docs/screenshots/NAME.png when DOMINO_SCREENSHOTS is set, and (unless `phone` is
+    false, or the page is phone-sized already) NAME-phone.png at 390 x 844, the viewport put
+    back afterwards."""
+    if not os.environ.get("DOMINO_SCREENSHOTS"):
+        return
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **options)
+    size = page.viewport_size
+    if not phone or size is None or size["width"] <= PHONE["width"]:
+        return
+    page.set_viewport_size(PHONE)
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), **options)
+    page.set_viewport_size(size)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from tests.web.conftest import WebServer
+from tests.web.conftest import WebServer, screenshot
 from tests.web.test_browser import (
     app,
     move_once,
@@ -76,6 +76,7 @@ def test_two_friends_play_together_through_an_invite_link(
         assert names["N"].startswith("bot:greedy") and names["E"].startswith("bot:greedy")
         link = host.input_value("#invites .invite[data-seat=W] input")
         assert link.endswith(f"#table={table_id}&seat=W"), link
+        screenshot(host, "table-invite", full_page=True)
         host.click("#invites [data-copy=W]")
         copied = wait_for(lambda: host.evaluate("navigator.clipboard.readText()") or None,
                           what="the copied link")
@@ -98,6 +99,7 @@ def test_two_friends_play_together_through_an_invite_link(
         assert friend.locator("button.pass").count() == 0
         friend.wait_for_selector("#open-seats a")
         assert friend.get_attribute("#open-seats a", "href") == f"#table={table_id}&seat=W"
+        screenshot(friend, "seat-taken")
         friend.goto(link)
         friend.wait_for_function("window.__app && window.__app.token && window.__app.seat === 'W'")
 
@@ -155,6 +157,7 @@ def test_the_turn_clock_plays_for_you_and_you_are_told(
     assert "clock ran out" in page.text_content("#stand-in-note")
     page.wait_for_selector(f"#log li[data-seq='{noted[0]}'][data-stand-in]")
     assert "a stand-in played for South" in page.text_content(f"#log li[data-seq='{noted[0]}']")
+    screenshot(page, "table-stand-in", full_page=True)
     events = stored_events(web_server, table_id)
     assert events[noted[0] - 1].seat == "S"
 
@@ -162,6 +165,7 @@ def test_the_turn_clock_plays_for_you_and_you_are_told(
     left_at = app(page, "a.state.lastSeq")
     page.click(".table-head a[href='#']")
     page.wait_for_selector(f"tr[data-table={table_id}] [data-resume=S]")
+    screenshot(page, "lobby-yours", full_page=True)
     wait_for(lambda: any(m["seat"] == "S" and m["seq"] > left_at + 1
                          for m in table_info(web_server, table_id)["stand_ins"]),
              timeout=30, what="a stand-in's move while away")
@@ -250,6 +254,7 @@ def test_a_rematch_keeps_the_seats(browser: Any, web_server: WebServer) -> None:
 
         wait_for(finished, timeout=90, what="the one-hand match to finish")
         host.wait_for_selector("#rematch [data-rematch]")
+        screenshot(host, "table-rematch", full_page=True)
         host.click("#rematch [data-rematch]")
         host.wait_for_function(f"window.__app && window.__app.tableId !== '{table_id}' "
                                "&& window.__app.token")

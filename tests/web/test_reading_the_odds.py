@@ -170,6 +170,7 @@ def test_a_hands_end_shows_the_revealed_tiles_and_plain_words(context: Any, site
         heading = page.text_content(f"#overlay .grid-card[data-holder={seat}] h3")
         assert "1 tiles" not in heading, heading
     assert "1 tiles" not in page.text_content("#board")
+    screenshot(page, "hand-end", full_page=True)
     assert errors == []
 
 
@@ -344,15 +345,19 @@ def test_each_holders_line_says_what_infer_json_says(
         want = expected_gist(names[holder], data["marginals"][holder],
                              data["remaining"].get(holder), 6)
         m = re.fullmatch(r"(\w+): (\d+) tiles?(?:, has ([\d\-, ]+) for sure)?"
-                         r"(?:, can't have ([\ds, ]+))?(?:; most likely (\d-\d) \((\d+)%\))?", text)
+                         r"(?:, can't have ([\ds, ]+))?(?:; most likely (\d-\d) \((\d+)%\)"
+                         r"|; no tile likelier than (\d+)%)?", text)
         assert m, text
         assert m.group(1) == want["name"] and int(m.group(2)) == want["count"], (text, want)
         assert (m.group(3).split(", ") if m.group(3) else []) == want["sure"], (text, want)
         voids = [int(v.rstrip("s")) for v in m.group(4).split(", ")] if m.group(4) else []
         assert voids == want["voids"], (text, want)
         some_void = some_void or bool(voids)
+        tops = sorted(want["open"].values(), reverse=True)
         if want["best"] is None:
-            assert m.group(5) is None, text
+            assert m.group(5) is None and m.group(7) is None, text
+        elif len(tops) > 1 and tops[0] - tops[1] < 1e-9:  # tied: no single likeliest tile
+            assert int(m.group(7)) == round(100 * want["best"]), (text, want)
         else:
             assert abs(want["open"][m.group(5)] - want["best"]) <= 1e-12, (text, want)
             assert int(m.group(6)) == round(100 * want["best"]), (text, want)
@@ -392,6 +397,7 @@ def test_the_cells_a_move_changed_are_outlined_with_the_move_and_the_jargon_wait
     page.keyboard.press("?")
     page.wait_for_selector(".ov-help-panel")
     assert "How to read this" in page.text_content(".ov-help-panel")
+    screenshot(page, "overlay-help", full_page=True)
     page.keyboard.press("?")
     assert page.locator(".ov-help-panel").count() == 0
     assert errors == []
@@ -446,7 +452,7 @@ def test_the_line_of_play_is_a_snake_that_turns_at_the_edges(
         assert snake["marks"] == ["L", "R"]
         assert snake["scrollWidth"] <= snake["innerWidth"]
         assert snake["right"] <= snake["innerWidth"]
-        screenshot(page, f"line-snake-{viewport[0]}", full_page=True)
+        screenshot(page, f"line-snake-{viewport[0]}", full_page=True, phone=False)
         if viewport[0] < 600:  # the overlay is a drawer, opened from above the table
             hidden = "getComputedStyle(document.getElementById('overlay')).visibility"
             assert page.evaluate(hidden) == "hidden"
@@ -458,7 +464,7 @@ def test_the_line_of_play_is_a_snake_that_turns_at_the_edges(
                                    ".getBoundingClientRect().bottom <= window.innerHeight + 1")
             box = page.locator("#overlay").bounding_box()
             assert box["y"] >= 0 and box["y"] < viewport[1]
-            screenshot(page, "table-phone-drawer")
+            screenshot(page, "table-phone-drawer", phone=False)
             page.click(".drawer-tab")
             page.wait_for_function(f"{hidden} === 'hidden'")
         assert errors == []

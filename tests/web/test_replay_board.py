@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import WebServer
+from tests.web.conftest import WebServer, screenshot
 from tests.web.test_browser import app, finished_match, watch_errors
 
 pytestmark = pytest.mark.browser
@@ -55,6 +55,7 @@ def test_the_move_list_goes_to_a_move_whose_verdict_it_shows(
             diff = f"{played['expected_points'] - best['expected_points']:.1f}".replace("-", "−")
             assert verdict.startswith(f"played {played['tile']}") and \
                 f"{diff} points against the best, {best['tile']}" in verdict, verdict
+        screenshot(page, "replay-moves", full_page=True)
         # a hand by the jump menu, when there are several
         if len(hands) > 1:
             page.select_option("#jump-hand", label="2")

@@ -120,7 +120,9 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
 
   function renderInvites() {
     const info = app.info;
-    const open = info && info.status === "waiting" ? Object.keys(info.seats).filter((s) => info.seats[s] === null) : [];
+    // open seats while the table waits; once the match started (its first event) there are none
+    const waiting = info && info.status === "waiting" && !app.state.lastSeq;
+    const open = waiting ? Object.keys(info.seats).filter((s) => info.seats[s] === null) : [];
     invitesEl.innerHTML = open.map((seat) =>
       `<div class="invite" data-seat="${esc(seat)}"><span>${esc(renderer.seatName(seat))} is open — invite a friend:</span> ` +
       `<input readonly value="${esc(seatLink(seat))}" aria-label="invite link for ${esc(renderer.seatName(seat))}">` +
@@ -210,8 +212,13 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
 
   // This table's entry in `list_tables` (following pages if the server pages them).
   let infoAsked = 0;
+  let infoLater = null;
   async function fetchInfo() {
-    if (disposed || failed || !conn.isOpen || performance.now() - infoAsked < 400) return;
+    if (disposed || failed || !conn.isOpen) return;
+    if (performance.now() - infoAsked < 400) { // asked just now: once more, a little later
+      if (!infoLater) infoLater = setTimeout(() => { infoLater = null; fetchInfo(); }, 400);
+      return;
+    }
     infoAsked = performance.now();
     try {
       let request = { type: "list_tables" };
@@ -308,6 +315,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     live.afterEvent(ev);
     renderLog();
     renderStandInNote();
+    if (ev.type === "match_started") renderInvites();
     if (ev.type === "match_ended") renderRematch();
     if (ev.type === "match_started" || ev.type === "match_ended" || (app.info && app.info.turn_clock)) fetchInfo();
   }
@@ -405,6 +413,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     disposed = true;
     clearInterval(infoTimer);
     clearInterval(clockTimer);
+    clearTimeout(infoLater);
     document.title = "Domino Oracle";
     document.removeEventListener("keydown", onKey);
     conn.close();

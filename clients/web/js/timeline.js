@@ -16,11 +16,21 @@ export function timeline(points) {
     `aria-label="possible deals after each move, log scale: from ${dealsWord(vals[0].bits)} to ${dealsWord(last.bits)}">` +
     `<line class="axis" x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}"/>` +
     `<line class="axis" x1="${L}" y1="${T}" x2="${L}" y2="${H - B}"/>` +
-    `<text x="${L - 4}" y="${T + 8}" text-anchor="end">${dealsWord(max)}</text>` +
+    `<text x="${L - 4}" y="${T + 8}" text-anchor="end">${dealsShort(max)}</text>` +
     `<text x="${L - 4}" y="${H - B}" text-anchor="end">1</text>` +
     `<text x="${L}" y="${H - 4}">possible deals (log scale)</text>` +
     `<text x="${W - R}" y="${H - 4}" text-anchor="end">moves →</text>` +
     `<polyline points="${pts}"/>${dots}</svg>`;
+}
+
+// 2^bits for the axis: "1,200", "45k", "3.4M", "1.2B", "2^61".
+function dealsShort(bits) {
+  const n = 2 ** bits;
+  if (n < 1e4) return dealsWord(bits);
+  if (n < 1e6) return `${Math.round(n / 1e3)}k`;
+  if (n < 1e9) return `${(n / 1e6).toFixed(1)}M`;
+  if (n < 1e12) return `${(n / 1e9).toFixed(1)}B`;
+  return `2^${bits.toFixed(0)}`;
 }
 
 // 2^bits in words: "1,200", "3.4 million", "2^61".

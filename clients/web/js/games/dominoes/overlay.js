@@ -120,7 +120,10 @@ export function gistText(name, column, count, maxPip) {
   if (voids.length) parts.push(`can't have ${voids.join(", ")}`);
   const open = tiles.filter(([, p]) => p > 0 && p < 1)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const likely = open.length ? `; most likely ${open[0][0]} (${Math.round(open[0][1] * 100)}%)` : "";
+  // a tile "most likely" only when it stands out; tied at the top, say how likely the top is
+  const tied = open.length > 1 && open[0][1] - open[1][1] < 1e-9;
+  const top = open.length ? Math.round(open[0][1] * 100) : 0;
+  const likely = !open.length ? "" : tied ? `; no tile likelier than ${top}%` : `; most likely ${open[0][0]} (${top}%)`;
   return `${name}: ${parts.join(", ")}${likely}`;
 }
 
