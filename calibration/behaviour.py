@@ -27,7 +27,6 @@ from functools import cached_property
 from typing import Any
 
 from games.dominoes.events import HandStarted, TilePlayed
-from games.dominoes.line import fits
 from games.dominoes.rules import evolve, lead_tile, legal_moves
 from games.dominoes.tiles import Tile, parse_tile, partner_of
 from strategy.greedy import known_voids, score_moves
@@ -165,15 +164,26 @@ class PublicScore:
                ) -> tuple[list[float], list[int]]:
         left, right = self.left, self.right
         unseen = list(self.unseen_not_played)
+        held = [0] * len(unseen)  # per value, the tiles of `hand` showing it
         for t in hand:
-            unseen[t.low] -= 1
+            held[t.low] += 1
             if t.high != t.low:
-                unseen[t.high] -= 1
+                held[t.high] += 1
+        for v, n in enumerate(held):
+            unseen[v] -= n
         scores: list[float] = []
         chosen: list[int] = []
         opening = left < 0
         for t in sorted(hand):
-            for at in [None] if opening else fits(t, left, right):
+            if opening:
+                ats: list[str | None] = [None]
+            else:
+                ats = []
+                if left == t.low or left == t.high:
+                    ats.append("left")
+                if right == t.low or right == t.high:
+                    ats.append("right")
+            for at in ats:
                 if t == tile and (end is None or at == end):
                     chosen.append(len(scores))
                 if opening:
@@ -182,8 +192,8 @@ class PublicScore:
                     ends = (t.other(left), right)
                 else:
                     ends = (left, t.other(right))
-                s = 6.0 if t.is_double else 0.0
-                s += 0.3 * t.pips
+                s = 6.0 if t.low == t.high else 0.0
+                s += 0.3 * (t.low + t.high)
                 for v in ends:
                     if v in self.voids_next:
                         s += 4
@@ -194,9 +204,9 @@ class PublicScore:
                             s -= 3
                         elif v in self.partner_shown:
                             s += 1.5
-                    s += sum(1 for r in hand if r != t and r.has(v))
+                    s += held[v] - (1 if v == t.low or v == t.high else 0)  # the rest of the hand
                     s += 0.5 * (7 - unseen[v])
-                if self.partner_end is not None and at == self.partner_end and not t.is_double:
+                if self.partner_end is not None and at == self.partner_end and t.low != t.high:
                     s -= 2
                 scores.append(s)
         if not chosen:

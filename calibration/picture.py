@@ -57,6 +57,7 @@ def _by_move(ax: Any, report: Mapping[str, Any]) -> None:
         rows = [r for r in model["by_move"] if r["items"]]
         ax.plot([r["move"] for r in rows], [r["log_loss"] for r in rows], marker=".",
                 color=COLOURS[k % len(COLOURS)], label=name)
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("moves into the hand")
     ax.set_ylabel("log loss per uncertain tile (nats)")
     ax.set_title("log loss by move", fontsize=10)
