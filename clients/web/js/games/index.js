@@ -3,3 +3,4 @@
 // Adding a game: its folder beside dominoes/ and one line here (docs/web.md, "Renderers").
 
 export { default as dominoes } from "./dominoes/index.js";
+export { default as texas42 } from "./texas42/index.js";

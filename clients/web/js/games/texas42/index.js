@@ -1,0 +1,34 @@
+// The Texas 42 renderer: everything the shell (lobby, table view, replay viewer) asks of a
+// game (docs/web.md, "Renderers").
+
+import { describe } from "./describe.js";
+import { apply, newState } from "./game.js";
+import { liveTable } from "./live.js";
+import { attachHover } from "./overlay.js";
+import { renderReplayStep } from "./replay.js";
+import { SEATS, SEAT_NAMES } from "./rules.js";
+
+const VARIANTS = [
+  { name: "texas-42", label: "Texas 42 (all pass: redeal)", seats: SEATS, seatsNote: "two teams: North-South, East-West" },
+  { name: "texas-42-dealer-bids", label: "Texas 42 (the dealer must bid)", seats: SEATS, seatsNote: "two teams: North-South, East-West" },
+];
+
+export default {
+  game: "texas42",
+  title: "Texas 42",
+  seats: SEATS,
+  seatName: (seat) => SEAT_NAMES[seat] || seat,
+  variants: VARIANTS,
+  defaultVariant: "texas-42",
+  seatsOf: () => SEATS,
+  newState,
+  apply,
+  describe,
+  isPlay: (event) => event.type === "played" || event.type === "bid" || event.type === "trump_named",
+  isFolded: (event) => event.type === "dealt" || event.type === "match_started",
+  seatsOfState: (state) => state.seats,
+  attachOverlay: attachHover,
+  liveTable,
+  renderReplayStep,
+  adviceLine: (move) => JSON.stringify(move),
+};
