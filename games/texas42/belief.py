@@ -116,12 +116,13 @@ class Texas42Belief:
 
     def snapshot_dict(self) -> dict[str, Any]:
         state = self.state
+        position = self.position()
         head: dict[str, Any] = {"seq": self.seq, "observer": self.observer, "model": MODEL,
                                 "hand": state.hand if state else None,
-                                "status": state.phase if state else "idle",
+                                "status": "live" if position is not None else "idle",
+                                "phase": state.phase if state else None,
                                 "trump": (trump_name(state.trump) if state and
                                           state.trump is not None else None)}
-        position = self.position()
         if state is None or position is None:
             return {**head, "consistent_deals": None, "entropy_bits": None, "remaining": {},
                     "marginals": {}, "facts": []}
