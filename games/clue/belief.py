@@ -137,7 +137,8 @@ class ClueBelief:
 
     def snapshot_dict(self) -> dict[str, Any]:
         k = self.knowledge
-        head: dict[str, Any] = {"seq": k.seq, "observer": k.observer, "model": MODEL}
+        head: dict[str, Any] = {"seq": k.seq, "observer": k.observer, "model": MODEL,
+                                "facts": []}
         try:
             solved = self.solved()
         except Infeasible as error:
