@@ -11,6 +11,7 @@ from games.clue.game import CLUE
 from games.dominoes.game import DOMINOES
 from games.interface import Game, UnknownGame, VariantInfo
 from games.texas42.game import TEXAS42
+from games.uno.game import UNO
 
 DEFAULT_GAME = "dominoes"
 
@@ -62,5 +63,5 @@ class Registry:
             raise UnknownGame(f"unknown variant {variant!r} (known: {known})") from None
 
 
-GAMES = Registry([DOMINOES, CLUE, TEXAS42])
+GAMES = Registry([DOMINOES, CLUE, TEXAS42, UNO])
 """The games this server hosts: one line per game."""

@@ -1,0 +1,112 @@
+"""The Uno log format: every change to a match is one of these events.
+
+Private parts (a seat's cards, the referee's shuffle secrets) are fields that `audience.view`
+blanks for whoever may not see them; every event reaches every audience, so seqs stay
+contiguous. Unknown fields are refused: a typo in an imported log is an error.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+GAME = "uno"
+Secret = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+Kind = Annotated[str, Field(pattern=r"^([rygb]([0-9]|S|R|\+2)|W|W\+4)$")]
+Colour = Literal["r", "y", "g", "b"]
+UnoSeat = Literal["S", "N"]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    seq: int = Field(0, ge=0)
+
+
+class MatchStarted(_Event):
+    type: Literal["match_started"] = "match_started"
+    game: Literal["uno"] = GAME
+    match_id: str = Field(min_length=1, max_length=64)
+    variant: str
+    players: dict[UnoSeat, str]
+
+
+class HandDealt(_Event):
+    """`seat`'s starting hand, seen by that seat only. The referee's copy of the first deal
+    carries the shuffle's secret (the whole deck order follows from it)."""
+
+    type: Literal["hand_dealt"] = "hand_dealt"
+    seat: UnoSeat
+    cards: list[Kind] | None
+    secret: Secret | None = None
+
+
+class StarterTurned(_Event):
+    """The deck's next card starts the pile, face up (its action, if any, does not apply)."""
+
+    type: Literal["starter_turned"] = "starter_turned"
+    card: Kind
+
+
+class CardPlayed(_Event):
+    """Public. `colour` is the colour a wild names (None for coloured cards)."""
+
+    type: Literal["card_played"] = "card_played"
+    seat: UnoSeat
+    card: Kind
+    colour: Colour | None = None
+
+
+class CardsDrawn(_Event):
+    """`count` cards from the deck's top; `cards` seen by the drawing seat only. `penalty`:
+    forced by a +2/+4 (else: the seat had no card to play)."""
+
+    type: Literal["cards_drawn"] = "cards_drawn"
+    seat: UnoSeat
+    count: int = Field(ge=1)
+    cards: list[Kind] | None
+    penalty: bool
+
+
+class DeckReshuffled(_Event):
+    """The deck ran out: the pile under its top card becomes the deck, shuffled by the
+    referee's secret (public: how many cards; secret: their order)."""
+
+    type: Literal["deck_reshuffled"] = "deck_reshuffled"
+    count: int = Field(ge=1)
+    secret: Secret | None = None
+
+
+class TurnPassed(_Event):
+    """Nothing left to draw (deck and pile under the top both empty): the turn passes."""
+
+    type: Literal["turn_passed"] = "turn_passed"
+    seat: UnoSeat
+    penalty: bool
+
+
+class MatchEnded(_Event):
+    """`winner` emptied their hand (None: blocked with equal hands). Both hands are shown."""
+
+    type: Literal["match_ended"] = "match_ended"
+    winner: UnoSeat | None
+    reason: Literal["out", "blocked"]
+    hands: dict[UnoSeat, list[Kind]]
+
+
+UnoEvent = Annotated[
+    MatchStarted | HandDealt | StarterTurned | CardPlayed | CardsDrawn | DeckReshuffled
+    | TurnPassed | MatchEnded,
+    Field(discriminator="type"),
+]
+ADAPTER: TypeAdapter[Any] = TypeAdapter(UnoEvent)
+
+
+def parse_event(data: dict[str, Any] | str | bytes) -> Any:
+    if isinstance(data, str | bytes):
+        return ADAPTER.validate_json(data)
+    return ADAPTER.validate_python(data)
+
+
+def event_to_dict(event: Any) -> dict[str, Any]:
+    return event.model_dump(mode="json")
