@@ -227,6 +227,7 @@ class DominoServer:
             "uptime": round(self.metrics.uptime(), 3),
             "loop_lag_ms": self.metrics.loop_lag.summary(),
             "inference_lag_ms": self.metrics.inference_lag.summary(),
+            "belief_stages_ms": self.inference.stages() if self.inference else {},
             "commit_ms": self.metrics.commit_latency.summary(),
             "moves": self.metrics.moves,
             "events": self.metrics.events,

@@ -339,6 +339,7 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
         "beliefs_never_arrived": figures.beliefs_missing,
         "server_loop_lag_ms": under_load.get("loop_lag_ms"),
         "server_inference_lag_ms": under_load.get("inference_lag_ms"),
+        "server_belief_stages_ms": under_load.get("belief_stages_ms"),
         "server_commit_ms": under_load.get("commit_ms"),
         "server_commits": after.get("commits", 0) - before.get("commits", 0),
         "server_cpu_ms_per_move": round(
@@ -621,6 +622,10 @@ def worker_figures(log: str) -> dict[str, Any]:
         "worker_beliefs": sum(int(s.get("beliefs", 0)) for s in stopped),
         "worker_read_s": round(sum(float(s.get("read_s", 0)) for s in stopped), 3),
         "worker_compute_s": round(sum(float(s.get("compute_s", 0)) for s in stopped), 3),
+        "worker_stages_ms": {  # the slowest worker's, per stage
+            f"{stage}_{q}": max((float(s.get(f"{stage}_{q}_ms", 0)) for s in stopped),
+                                default=0.0)
+            for stage in ("transit", "queue", "read", "fold") for q in ("p50", "p99")},
     }
 
 
@@ -649,5 +654,17 @@ def report(figures: dict[str, Any]) -> str:
             "(all threads: decide, commit, fan-out, a belief per audience, sockets)",
             f"server RSS             {figures['server_rss_mb']} MB, "
             f"{figures['server_rss_per_table_kb']} KB per table",
+            *_stage_lines(figures),
         ]
     )
+
+
+def _stage_lines(figures: dict[str, Any]) -> list[str]:
+    """Belief lag by stage: the server's (/healthz), then the workers' (their logs)."""
+    lines = [f"  {name:<24}p50 {window['p50']} ms   p99 {window['p99']} ms"
+             for name, window in (figures.get("server_belief_stages_ms") or {}).items()]
+    worker = figures.get("worker_stages_ms") or {}
+    lines += [f"  worker {stage:<17}p50 {worker[stage + '_p50']} ms   "
+              f"p99 {worker[stage + '_p99']} ms"
+              for stage in ("transit", "queue", "read", "fold") if stage + "_p50" in worker]
+    return ["belief lag by stage"] + lines if lines else []

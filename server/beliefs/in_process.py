@@ -19,7 +19,7 @@ from games.interface import BeliefModel
 from server.beliefs.message import belief_frame
 from server.feeds.bus import Bus, Envelope, Handler, Unsubscribe
 from server.logs import log
-from server.metrics import Metrics
+from server.metrics import Metrics, Window
 from server.table_game import TableGame
 
 
@@ -76,6 +76,9 @@ class BeliefWorker:
         events, self.pending = self.pending, []
         if (not events and not self.stale) or self.broken:
             return
+        started = time.monotonic()
+        if events:
+            self.inference.queued.add((started - self.first_stamp) * 1000.0)
         try:
             for event in events:
                 self.belief.apply(event)
@@ -96,7 +99,9 @@ class BeliefWorker:
         )
         self.inference.metrics.beliefs += 1
         if events:
-            self.inference.metrics.inference_lag.add((time.monotonic() - self.first_stamp) * 1000.0)
+            done = time.monotonic()
+            self.inference.metrics.inference_lag.add((done - self.first_stamp) * 1000.0)
+            self.inference.fold_and_publish.add((done - started) * 1000.0)
         if events and events[-1].type == "match_ended":
             self.stop()
 
@@ -117,6 +122,16 @@ class InProcessInference:
         self._queued: set[int] = set()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self.queued = Window()
+        """Per belief: the first pending event committed -> its worker's turn on the loop."""
+        self.fold_and_publish = Window()
+        """Per belief: folding the pending events, the snapshot, the frame, the fan-out."""
+
+    def stages(self) -> dict[str, dict[str, float]]:
+        """Belief lag by stage, for /healthz (what a slow stage is called)."""
+        return {"commit_to_turn": self.queued.summary(),
+                "fold_snapshot_publish": self.fold_and_publish.summary(),
+                "commit_to_belief": self.metrics.inference_lag.summary()}
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="in-process-inference")

@@ -23,7 +23,7 @@ from typing import Protocol
 from server.feeds.bus import Bus, Envelope, Unsubscribe
 from server.feeds.mqtt_link import MqttLink
 from server.feeds.topics import Topics
-from server.metrics import Metrics
+from server.metrics import Metrics, Window
 from server.table_game import TableGame
 
 
@@ -46,6 +46,10 @@ class _Watch:
         """The seq of the notification in flight (0: none): the next waits for its beliefs."""
         self.latest = dict.fromkeys(table.game.audiences, 0)
         self.stamps: deque[tuple[int, float]] = deque()
+        self.notified_seq = 0
+        """The newest seq a notification has covered (for the commit -> notify stage)."""
+        self.notified: deque[tuple[int, float]] = deque()
+        """(seq, when) of notifications whose beliefs have not all come back."""
         self.timer: asyncio.TimerHandle | None = None
         self.tries = 0
         self.unsubscribers: list[Unsubscribe] = []
@@ -80,6 +84,17 @@ class RemoteInference:
         self.retries = 0
         self._watches: dict[str, _Watch] = {}
         self._due: dict[str, tuple[int, bool]] = {}
+        self.commit_to_notify = Window()
+        """Per event: committed (on the bus) -> its table's work notification published."""
+        self.notify_to_beliefs = Window()
+        """Per notification: published -> every observer's belief for it back here (the
+        broker both ways, the worker's queue, store read, fold and publish)."""
+
+    def stages(self) -> dict[str, dict[str, float]]:
+        """Belief lag by stage, for /healthz (what a slow stage is called)."""
+        return {"commit_to_notify": self.commit_to_notify.summary(),
+                "notify_to_all_beliefs": self.notify_to_beliefs.summary(),
+                "commit_to_all_beliefs": self.metrics.inference_lag.summary()}
 
     def start(self) -> None:
         pass
@@ -139,9 +154,11 @@ class RemoteInference:
 
     def _flush(self) -> None:
         due, self._due = self._due, {}
+        now = time.monotonic()
         for table_id, (seq, again) in due.items():
             watch = self._watches.get(table_id)
-            message: dict[str, object] = {"table_id": table_id, "seq": seq}
+            message: dict[str, object] = {"table_id": table_id, "seq": seq,
+                                          "t": round(time.time(), 4)}
             if again:
                 message["again"] = True
             payload = json.dumps(message)
@@ -150,6 +167,11 @@ class RemoteInference:
             if watch is not None:
                 watch.asked = seq
                 self._arm(watch, seq)
+                for stamped_seq, stamp in watch.stamps:
+                    if watch.notified_seq < stamped_seq <= seq:
+                        self.commit_to_notify.add((now - stamp) * 1000.0)
+                watch.notified_seq = max(watch.notified_seq, seq)
+                watch.notified.append((seq, now))
 
     def _arm(self, watch: _Watch, seq: int) -> None:
         if watch.timer is not None:
@@ -180,6 +202,9 @@ class RemoteInference:
             _, stamp = watch.stamps.popleft()
             self.metrics.inference_lag.add((now - stamp) * 1000.0)
             self.metrics.beliefs += 1
+        while watch.notified and watch.notified[0][0] <= floor:
+            _, notified_at = watch.notified.popleft()
+            self.notify_to_beliefs.add((now - notified_at) * 1000.0)
         if not watch.behind(watch.table.last_seq):
             watch.tries = 0
         elif watch.asked and not watch.behind(watch.asked):

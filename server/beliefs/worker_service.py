@@ -34,6 +34,7 @@ from server.beliefs.message import belief_frame
 from server.feeds.mqtt_link import MqttLink
 from server.feeds.topics import Topics, partition_of
 from server.logs import log
+from server.metrics import Window
 from storage import EventStore, StoredEvent
 
 READ_BATCH = 64
@@ -140,6 +141,11 @@ class InferenceService:
         self.gained = 0
         self.read_seconds = 0.0
         self.compute_seconds = 0.0
+        self._received: dict[str, float] = {}
+        self.stages = {name: Window() for name in ("transit", "queue", "read", "fold")}
+        """Belief lag at this worker, by stage (ms): the notification's trip from the server
+        (wall clocks: exact on one machine, skewed across machines), waiting here for its
+        turn, the store read of its batch, the fold + snapshot + hand-off of its table."""
 
     async def run(self, stop: asyncio.Event) -> None:
         await self.link.start()
@@ -158,7 +164,9 @@ class InferenceService:
         log("worker_stopped", notifications=self.notifications, beliefs=self.beliefs,
             folds=self.folds, rebuilds=self.rebuilds, partitions=len(self.held),
             gained=self.gained, foreign=self.foreign, read_s=round(self.read_seconds, 2),
-            compute_s=round(self.compute_seconds, 2), cpu_s=round(time.process_time(), 3))
+            compute_s=round(self.compute_seconds, 2), cpu_s=round(time.process_time(), 3),
+            **{f"{name}_{q}_ms": window.summary()[q] for name, window in self.stages.items()
+               for q in ("p50", "p99")})
 
     # -- partitions ----------------------------------------------------------------------
 
@@ -192,7 +200,7 @@ class InferenceService:
 
     def _forget_partitions(self, lost: Collection[int]) -> None:
         count = self.topics.partitions
-        for store in (self.tables, self._pending):
+        for store in (self.tables, self._pending, self._received):
             for table_id in [t for t in store if partition_of(t, count) in lost]:
                 del store[table_id]
 
@@ -206,6 +214,9 @@ class InferenceService:
             if partition_of(table_id, self.topics.partitions) not in self.held:
                 self.foreign += 1
                 return
+            if "t" in data:
+                self.stages["transit"].add(max(0.0, time.time() - float(data["t"])) * 1000.0)
+            self._received.setdefault(table_id, time.monotonic())
             self._want(table_id, seq, bool(data.get("again")))
 
     def _want(self, table_id: str, seq: int, again: bool) -> None:
@@ -231,6 +242,11 @@ class InferenceService:
         worker's older one). A failed read is logged; the server's watchdog asks again.
         """
         wanted: dict[str, int] = {}
+        now = time.monotonic()
+        for table_id in batch:
+            received = self._received.pop(table_id, None)
+            if received is not None:
+                self.stages["queue"].add((now - received) * 1000.0)
         for table_id, (seq, again) in batch.items():
             if partition_of(table_id, self.topics.partitions) not in self.held:
                 continue  # handed over since it was asked for
@@ -251,6 +267,7 @@ class InferenceService:
             log("worker_failed", tables=len(wanted), error=repr(error))
             return
         self.read_seconds += time.perf_counter() - started
+        self.stages["read"].add((time.perf_counter() - started) * 1000.0)
         for table_id, records in stored.items():
             tables = self.tables.get(table_id)
             if tables is not None:  # (forgotten while we read: nothing to publish to)
@@ -285,6 +302,7 @@ class InferenceService:
             self.link.publish(self.topics.beliefs(table_id, audience), frame, qos=1, retain=True)
         tables.published = tables.folded
         self.compute_seconds += time.perf_counter() - started
+        self.stages["fold"].add((time.perf_counter() - started) * 1000.0)
         self.beliefs += len(frames)
 
     def _forget_idle(self) -> None:

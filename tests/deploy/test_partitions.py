@@ -13,6 +13,7 @@ import random
 import re
 import subprocess
 import time
+import urllib.request
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -87,6 +88,11 @@ async def retained_beliefs(mqtt_url: str, prefix: str) -> AsyncIterator[dict[tup
             await asyncio.gather(listening, return_exceptions=True)
 
 
+def health(port: int) -> dict:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:
+        return json.loads(response.read())
+
+
 def heads(db: str, table_ids: list[str]) -> dict[str, int]:
     with EventStore(db) as store:
         return {t: (store.read(t)[-1].seq if store.read(t) else 0) for t in table_ids}
@@ -150,6 +156,8 @@ async def test_each_event_is_folded_once_per_audience_across_the_pool(
                                     for t in tables for o in AUDIENCES),
                         "every observer's belief at the head", 60)
         assert leases.owners() == owners, "no partition moved during the run"
+        stages = health(port)["belief_stages_ms"]  # the server names its stages
+        assert stages["notify_to_all_beliefs"]["n"] > 0 and stages["commit_to_notify"]["n"] > 0
         # the server first: stopping, it lets go of its tables, so the worker that takes the
         # first leaver's partitions has no open table to rebuild (it would fold them again)
         for process in processes:
@@ -163,6 +171,7 @@ async def test_each_event_is_folded_once_per_audience_across_the_pool(
         figures = stopped_figures(log)
         assert figures["folds"] == sum(head[t] for t in mine) * len(AUDIENCES), (name, figures)
         assert figures["rebuilds"] == len(mine), (name, figures)
+        assert "fold_p99_ms" in log.read_text() and "transit_p50_ms" in log.read_text()
 
 
 async def test_worker_killed_mid_match_its_partitions_taken_over(

@@ -153,3 +153,14 @@ def test_worker_figures_count_cpu_after_start_up() -> None:
     assert figures["workers_stopped"] == 2
     assert figures["worker_cpu_s"] == 1.5  # (1.5 - 0.9) + (2.0 - 1.1)
     assert figures["worker_folds"] == 160 and figures["worker_rebuilds"] == 3
+
+
+async def test_belief_lag_is_reported_by_stage(url: str) -> None:
+    """/healthz names the stages of belief lag (one process: waiting for the loop, then fold,
+    snapshot and fan-out), and the load test shows them."""
+    figures = await run_load(url, tables=1, spectators=1, seconds=2, target=15)
+    stages = figures["server_belief_stages_ms"]
+    assert set(stages) == {"commit_to_turn", "fold_snapshot_publish", "commit_to_belief"}
+    assert stages["fold_snapshot_publish"]["n"] > 0
+    assert stages["commit_to_turn"]["p50"] <= stages["commit_to_belief"]["p50"]
+    assert "belief lag by stage" in report(figures)
