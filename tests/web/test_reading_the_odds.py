@@ -79,6 +79,13 @@ def serve_prefix(page: Any, events: list[Event], k: int, variant: str,
             if before:
                 send(belief_message(events, k - 1, variant))
             send(belief_message(events, k, variant))
+        elif message["type"] == "resume":  # this browser already holds the seat
+            after = min(message["after_seq"], k)
+            send({"type": "resumed", "id": message["id"], "table_id": TABLE, "seat": "S",
+                  "after_seq": after, "last_seq": k, "advice": False, "finished": False})
+            for event in south[after:k]:
+                send({"type": "event", "table_id": TABLE, "seq": event["seq"], "event": event})
+            send(belief_message(events, k, variant))
         elif message["type"] == "list_tables":
             send({"type": "tables", "id": message["id"], "tables": tables or []})
 
@@ -470,3 +477,22 @@ def test_the_line_of_play_is_a_snake_that_turns_at_the_edges(
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_turn_sound_plays_only_when_switched_on(context: Any, site: str) -> None:
+    """The Sound switch (off by default, remembered): a tone when your turn comes."""
+    events, k = first("partnership-6", lambda ev, i: ev[i - 1].type == "tile_played"
+                      and ev[i - 1].seat == "E" and state_after(ev[:i]).phase == "playing"
+                      and state_after(ev[:i]).hand.turn == "S")
+    page = context.new_page()
+    errors = watch_errors(page)
+    open_prefix(page, site, events, k, "partnership-6")
+    assert page.title().startswith("▶ Your turn")
+    assert page.evaluate("window.__sounds || 0") == 0  # off by default
+    assert page.get_attribute("button.sound-toggle", "aria-pressed") == "false"
+    page.click("button.sound-toggle")
+    assert page.get_attribute("button.sound-toggle", "aria-pressed") == "true"
+    other = context.new_page()  # the switch is remembered: a new page beeps on its turn
+    open_prefix(other, site, events, k, "partnership-6")
+    assert other.evaluate("window.__sounds || 0") == 1
+    assert errors == []

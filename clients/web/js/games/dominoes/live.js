@@ -2,6 +2,7 @@
 // with its legal tiles, the end chooser, Pass / Draw, advice hints, the overlay, and the keys
 // that make moves. The shell owns the connection, the events, the beliefs and the overlay switch.
 
+import { getItem, setItem } from "../../store.js";
 import { toast } from "../../ui.js";
 import { renderBoard } from "./board.js";
 import { ADVICE_LABEL, adviceLine, pct, signed, teamWords } from "./advice.js";
@@ -18,6 +19,26 @@ export function liveTable(ctx) {
   let chooser = null;
   let busy = false;
   let holders = null; // the overlay's holders last drawn (kept while a belief names none)
+  let wasMyTurn = false;
+  const soundOn = () => getItem("domino-oracle:sound") === "on";
+
+  // A short tone when your turn comes (the Sound switch, off by default, remembered).
+  function beep() {
+    try {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      const audio = beep.audio || (beep.audio = new Ctx());
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = 660;
+      gain.gain.value = 0.08;
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.15);
+      window.__sounds = (window.__sounds || 0) + 1; // for the tests, as __metrics
+    } catch {
+      /* no audio here: the title still says it */
+    }
+  }
 
   // The advice for the position on the board, or null once the table has moved on.
   function currentAdvice() {
@@ -86,7 +107,9 @@ export function liveTable(ctx) {
     const replay = app.state.phase === "finished"
       ? ` <a class="button" href="#replay=${encodeURIComponent(tableId)}&perspective=${me}">Replay this match</a>` : "";
     return `<div class="controls">${draw}<button type="button" class="pass${pass ? " urgent" : ""}" ${pass ? "" : "disabled"}>` +
-      `Pass (P)</button>${adviceButtonHtml()}${ov}${replay}</div>${chooserHtml()}${adviceBoxHtml()}`;
+      `Pass (P)</button>${adviceButtonHtml()}${ov}` +
+      `<button type="button" class="sound-toggle" aria-pressed="${soundOn()}" title="a short tone when your turn comes">Sound</button>` +
+      `${replay}</div>${chooserHtml()}${adviceBoxHtml()}`;
   }
 
   function canAsk() {
@@ -120,6 +143,8 @@ export function liveTable(ctx) {
     const h = app.state.hand;
     const mine = !!me && app.state.phase === "playing" && h && !h.ended && h.turn === me;
     document.title = mine ? "▶ Your turn · Domino Oracle" : "Domino Oracle";
+    if (mine && !wasMyTurn && soundOn()) beep();
+    wasMyTurn = mine;
     if (hadFocus || chooser) {
       const target = chooser ? boardEl.querySelector(".chooser button") : boardEl.querySelector(`.tile-btn[tabindex="0"]`);
       if (target) target.focus();
@@ -194,6 +219,11 @@ export function liveTable(ctx) {
     if (e.target.closest("button.pass")) return void pass() || true;
     if (e.target.closest("button.draw")) return void draw() || true;
     if (e.target.closest("button.advise")) return void ctx.askAdvice() || true;
+    if (e.target.closest("button.sound-toggle")) {
+      setItem("domino-oracle:sound", soundOn() ? "off" : "on");
+      render();
+      return true;
+    }
     return false;
   }
 
