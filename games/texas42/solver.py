@@ -101,6 +101,7 @@ class Solver:
     """Stop with OutOfNodes after this many plays searched (a bounded caller's budget)."""
     nodes: int = 0
     table: dict[tuple[int, int, int, int, int], tuple[int, int]] = field(default_factory=dict)
+    best_lead: dict[tuple[int, int, int, int, int], int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.t = tables(self.trump)
@@ -153,7 +154,7 @@ class Solver:
         if high <= alpha:
             return high
         a, b = max(alpha, low), min(beta, high)
-        value = self._in_trick(hands, leader, (), a, b)
+        value = self._lead(hands, leader, key, a, b)
         if value <= a:
             high = value
         elif value >= b:
@@ -206,6 +207,36 @@ class Solver:
                         beta = best
             if alpha >= beta:
                 break
+        return best
+
+    def _lead(self, hands: tuple[int, int, int, int], leader: int,
+              key: tuple[int, int, int, int, int], alpha: int, beta: int) -> int:
+        """A trick's lead, the lead that did best here last time tried first."""
+        moves = hands[leader]
+        t = self.t
+        if (moves & t.trump_mask).bit_count() > 1:
+            moves = self._one_per_trump_run(moves, hands, ())
+        first = self.best_lead.get(key)
+        order = t.lead_order if first is None else (first, *t.lead_order)
+        maximising = leader % 2 == 0
+        best, best_tile = (-1 if maximising else 43), None
+        for tile in order:
+            if not moves >> tile & 1:
+                continue
+            moves &= ~(1 << tile)
+            value = self._in_trick(_without(hands, leader, tile), leader, ((leader, tile),),
+                                   alpha, beta)
+            if maximising:
+                if value > best:
+                    best, best_tile = value, tile
+                    alpha = max(alpha, best)
+            elif value < best:
+                best, best_tile = value, tile
+                beta = min(beta, best)
+            if alpha >= beta:
+                break
+        if best_tile is not None:
+            self.best_lead[key] = best_tile
         return best
 
     def _last_trick(self, hands: tuple[int, int, int, int], leader: int) -> int:
