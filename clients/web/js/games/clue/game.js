@@ -1,0 +1,92 @@
+// A Clue match folded from events (a mirror of games/clue/state.py): seats, hand sizes, your
+// hand, the turn, the suggestion being answered, who is out, the winner.
+
+export const DECKS = {
+  standard: {
+    suspects: ["Scarlet", "Mustard", "White", "Green", "Peacock", "Plum"],
+    weapons: ["Candlestick", "Dagger", "Lead Pipe", "Revolver", "Rope", "Wrench"],
+    rooms: ["Kitchen", "Ballroom", "Conservatory", "Dining Room", "Billiard Room", "Library",
+      "Lounge", "Hall", "Study"],
+  },
+  mini: {
+    suspects: ["Scarlet", "Mustard", "White"],
+    weapons: ["Candlestick", "Dagger", "Rope"],
+    rooms: ["Kitchen", "Ballroom", "Hall", "Study"],
+  },
+};
+
+export const deckOf = (variant) => (variant === "clue-mini" ? DECKS.mini : DECKS.standard);
+
+export function newState() {
+  return { lastSeq: 0, phase: "waiting", variant: null, seats: [], players: {}, handSizes: {},
+    hands: {}, turn: null, pending: null, out: [], winner: null, envelope: null,
+    suggestions: [], shownToMe: [] };
+}
+
+export function apply(prev, ev) {
+  const s = { ...prev, lastSeq: ev.seq || prev.lastSeq };
+  switch (ev.type) {
+    case "match_started":
+      s.variant = ev.variant;
+      s.players = ev.players;
+      s.seats = Object.keys(ev.players).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+      s.phase = "deal";
+      s.turn = s.seats[0];
+      break;
+    case "dealt":
+      s.handSizes = ev.hand_sizes;
+      s.hands = Object.fromEntries(Object.entries(ev.hands).filter(([, h]) => h));
+      s.phase = "turn";
+      break;
+    case "suggested":
+      s.pending = { seat: ev.seat, cards: [ev.suspect, ev.weapon, ev.room], refuter: ev.refuter,
+        passed: ev.passed, shown: null };
+      s.suggestions = [...prev.suggestions, s.pending];
+      s.phase = ev.refuter ? "refute" : "after";
+      break;
+    case "card_shown":
+      s.pending = { ...prev.pending, shown: ev.card, shownSeen: ev.card != null };
+      s.suggestions = [...prev.suggestions.slice(0, -1), s.pending];
+      s.phase = "after";
+      break;
+    case "accused":
+      if (ev.correct) {
+        s.winner = ev.seat;
+      } else {
+        s.out = [...prev.out, ev.seat];
+        s.turn = nextActive(s, ev.seat) || prev.turn;
+        s.phase = "turn";
+        s.pending = null;
+      }
+      if (ev.envelope) s.envelope = ev.envelope;
+      break;
+    case "turn_passed":
+      s.turn = ev.to;
+      s.phase = "turn";
+      s.pending = null;
+      break;
+    case "match_ended":
+      s.phase = "finished";
+      s.winner = ev.winner;
+      s.envelope = ev.envelope;
+      break;
+    default:
+      break;
+  }
+  return s;
+}
+
+function nextActive(s, seat) {
+  const i = s.seats.indexOf(seat);
+  for (let k = 1; k <= s.seats.length; k += 1) {
+    const t = s.seats[(i + k) % s.seats.length];
+    if (!s.out.includes(t)) return t;
+  }
+  return null;
+}
+
+export function toAct(s) {
+  if (s.phase === "refute") return s.pending.refuter;
+  if (s.phase === "turn" || s.phase === "after") return s.turn;
+  return null;
+}

@@ -1,0 +1,40 @@
+// The Clue renderer: everything the shell (lobby, table view, replay viewer) asks of a game
+// (docs/web.md, "Renderers"). The overlay is a detective notebook of exact probabilities.
+
+import { describe } from "./describe.js";
+import { apply, newState } from "./game.js";
+import { liveTable } from "./live.js";
+import { attachHover } from "./overlay.js";
+import { renderReplayStep } from "./replay.js";
+
+const seatsFor = (n) => Array.from({ length: n }, (_, i) => `P${i + 1}`);
+const SEATS = seatsFor(6);
+const note = "each for themselves";
+
+const VARIANTS = [
+  { name: "clue", label: "Clue, 4 players", seats: seatsFor(4), seatsNote: note },
+  { name: "clue-3", label: "Clue, 3 players", seats: seatsFor(3), seatsNote: note },
+  { name: "clue-5", label: "Clue, 5 players", seats: seatsFor(5), seatsNote: note },
+  { name: "clue-6", label: "Clue, 6 players", seats: seatsFor(6), seatsNote: note },
+  { name: "clue-mini", label: "Clue, small deck (3 players)", seats: seatsFor(3), seatsNote: note },
+];
+
+export default {
+  game: "clue",
+  title: "Clue",
+  seats: SEATS,
+  seatName: (seat) => seat,
+  variants: VARIANTS,
+  defaultVariant: "clue",
+  seatsOf: (variant) => (VARIANTS.find((v) => v.name === variant) || VARIANTS[0]).seats,
+  newState,
+  apply,
+  describe,
+  isPlay: (event) => event.type === "suggested" || event.type === "accused",
+  isFolded: (event) => event.type === "dealt" || event.type === "match_started",
+  seatsOfState: (state) => state.seats,
+  attachOverlay: attachHover,
+  liveTable,
+  renderReplayStep,
+  adviceLine: (move) => JSON.stringify(move),
+};
