@@ -38,7 +38,9 @@ _TYPES = {
 
 def response(status: int, body: bytes, content_type: str, **extra: str) -> Response:
     reason = {200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found",
-              405: "Method Not Allowed", 422: "Unprocessable Content",
+              405: "Method Not Allowed", 408: "Request Timeout", 409: "Conflict",
+              413: "Content Too Large", 422: "Unprocessable Content",
+              429: "Too Many Requests", 500: "Internal Server Error",
               503: "Service Unavailable"}
     headers = Headers(
         [

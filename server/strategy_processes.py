@@ -24,7 +24,8 @@ import os
 import random
 import signal
 import threading
-from collections.abc import Callable
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -95,15 +96,94 @@ def advise_job(events: list[dict[str, Any]], seat: str, seed: int, samples: int,
 # -- the pools (in the server's process) ------------------------------------------------------
 
 
+class PoolBusy(Exception):
+    """No worker could be had in time, or the asker already holds its share: the caller
+    degrades (a pimc bot plays greedy; advice answers `busy`)."""
+
+
+class Admission:
+    """Who may use a pool's workers now, so that 30 tables of pimc bots or 40 seats asking
+    for advice cannot starve another table (29 s for a pimc move; advice failing 6 of 6).
+
+    At most `slots` jobs run at once (one per worker: the executor never queues); the rest
+    wait first come, first served; each owner (a table, a connection) may hold at most
+    `per_owner` jobs running or waiting; and nobody waits past its deadline. Event-loop
+    state only (no lock): used from the loop that runs the server."""
+
+    def __init__(self, slots: int, per_owner: int) -> None:
+        self.slots = slots
+        self.per_owner = per_owner
+        self.running = 0
+        self.held: Counter[str] = Counter()
+        self._waiting: deque[asyncio.Future[None]] = deque()
+        self.refused = 0
+        self.timed_out = 0
+
+    async def enter(self, owners: Iterable[str], wait: float) -> None:
+        """Take a slot for `owners` within `wait` seconds, or raise PoolBusy."""
+        owners = tuple(owners)
+        for owner in owners:
+            if self.held[owner] >= self.per_owner:
+                self.refused += 1
+                raise PoolBusy(f"{owner} already has {self.held[owner]} job(s) here")
+        self.held.update(owners)
+        if self.running < self.slots and not self._waiting:
+            self.running += 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append(turn)
+        try:
+            await asyncio.wait_for(turn, wait)
+        except BaseException as error:
+            if turn.done() and not turn.cancelled():
+                self._hand_on()  # granted just as we gave up: pass the slot along
+            self._drop(owners)
+            if isinstance(error, TimeoutError):
+                self.timed_out += 1
+                raise PoolBusy(f"no worker within {wait:.1f} s") from None
+            raise
+
+    def leave(self, owners: Iterable[str]) -> None:
+        self._drop(tuple(owners))
+        self._hand_on()
+
+    def _drop(self, owners: tuple[str, ...]) -> None:
+        self.held.subtract(owners)
+        for owner in owners:
+            if self.held[owner] <= 0:
+                del self.held[owner]
+
+    def _hand_on(self) -> None:
+        """A slot is free: the first one still waiting gets it (else it is given back)."""
+        while self._waiting:
+            turn = self._waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.running -= 1
+
+
 class _Pool:
     """One lazily started executor that is rebuilt if a worker dies."""
 
-    def __init__(self, name: str, workers: int, nice: int) -> None:
+    def __init__(self, name: str, workers: int, nice: int, per_owner: int = 1) -> None:
         self.name = name
         self.workers = workers
         self.nice = nice
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        self.per_owner = per_owner
+        self._admissions: dict[asyncio.AbstractEventLoop, Admission] = {}
+
+    def admission(self) -> Admission:
+        """This event loop's admission (a test may run servers on several loops in turn)."""
+        loop = asyncio.get_running_loop()
+        found = self._admissions.get(loop)
+        if found is None:
+            self._admissions = {lp: a for lp, a in self._admissions.items()
+                                if not lp.is_closed()}
+            found = self._admissions[loop] = Admission(self.workers, self.per_owner)
+        return found
 
     def executor(self) -> concurrent.futures.ProcessPoolExecutor:
         with self._lock:
@@ -128,6 +208,17 @@ class _Pool:
         if self._executor is None:
             threading.Thread(target=self.executor, name=f"start-{self.name}-pool",
                              daemon=True).start()
+
+    @contextlib.asynccontextmanager
+    async def admitted(self, owners: Iterable[str], wait: float) -> AsyncIterator[None]:
+        """Hold one of the pool's slots for `owners` (see Admission; PoolBusy if not had)."""
+        owners = tuple(owners)
+        admission = self.admission()
+        await admission.enter(owners, wait)
+        try:
+            yield
+        finally:
+            admission.leave(owners)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         executor = self._executor
@@ -154,8 +245,17 @@ class _Pool:
         return self._executor is not None
 
 
-BOTS = _Pool("bots", BOT_WORKERS, BOT_NICE)
-ADVICE = _Pool("advice", ADVICE_WORKERS, ADVICE_NICE)
+PIMC_WAIT = 1.0
+"""Seconds a pimc bot waits for a worker before it plays its greedy move instead."""
+ADVICE_WAIT = 2.0
+"""Seconds an `advise` waits for a worker before it is answered `busy`."""
+BOTS_PER_OWNER = 2
+"""pimc decisions one table may have running or waiting (a replay's advice: one per match)."""
+ADVICE_PER_OWNER = 1
+"""Advice requests one table, and one connection, may have running or waiting."""
+
+BOTS = _Pool("bots", BOT_WORKERS, BOT_NICE, BOTS_PER_OWNER)
+ADVICE = _Pool("advice", ADVICE_WORKERS, ADVICE_NICE, ADVICE_PER_OWNER)
 _users = 0
 
 
@@ -181,12 +281,18 @@ def release() -> None:
 
 
 async def pimc_move(events: list[dict[str, Any]], seat: str, seed: int,
-                    seconds: float = PIMC_SECONDS,
-                    samples: int = PIMC_SAMPLES) -> dict[str, Any] | None:
-    return await BOTS.run(pimc_move_job, events, seat, seed, seconds, samples)
+                    seconds: float = PIMC_SECONDS, samples: int = PIMC_SAMPLES, *,
+                    owners: Iterable[str] = (), wait: float | None = None
+                    ) -> dict[str, Any] | None:
+    """pimc's move in a worker; PoolBusy if `owners` hold their share or none is free
+    within `wait` seconds (PIMC_WAIT)."""
+    async with BOTS.admitted(owners, PIMC_WAIT if wait is None else wait):
+        return await BOTS.run(pimc_move_job, events, seat, seed, seconds, samples)
 
 
 async def advise_rows(events: list[dict[str, Any]], seat: str, seed: int,
                       samples: int = ADVICE_SAMPLES, seconds: float = ADVICE_SECONDS,
-                      pool: _Pool = ADVICE) -> list[dict[str, Any]]:
-    return await pool.run(advise_job, events, seat, seed, samples, seconds)
+                      pool: _Pool = ADVICE, *, owners: Iterable[str] = (),
+                      wait: float | None = None) -> list[dict[str, Any]]:
+    async with pool.admitted(owners, ADVICE_WAIT if wait is None else wait):
+        return await pool.run(advise_job, events, seat, seed, samples, seconds)

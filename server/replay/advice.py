@@ -91,8 +91,12 @@ class ReplayAdvisor:
                 if cached is not None:
                     return cached
                 started = time.monotonic()
-                rows = await strategy_processes.advise_rows(
-                    seen, seat, _seed(match_id, seq), pool=strategy_processes.BOTS)
+                try:
+                    rows = await strategy_processes.advise_rows(
+                        seen, seat, _seed(match_id, seq), pool=strategy_processes.BOTS,
+                        owners=("replays",), wait=10.0)
+                except strategy_processes.PoolBusy as busy:
+                    raise ReplayError(503, "the advisor is busy: retry in a moment") from busy
                 elapsed = (time.monotonic() - started) * 1000.0
         finally:
             self._waiting -= 1

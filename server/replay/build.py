@@ -262,6 +262,10 @@ class StoredReplays:
             self._cache.move_to_end(key)
             return cached
         log = load_log(self.store, match_id, self.games)
+        report = self.store.verify_chain(match_id)  # a rewritten history is not served
+        if not report.ok:
+            raise ReplayError(409, f"match {match_id!r} fails verification ({report.reason} "
+                                   f"at seq {report.first_bad_seq})", seq=report.first_bad_seq)
         body = json.dumps(build_replay(log.events, perspective, log.game),
                           separators=(",", ":")).encode()
         if is_finished(log.events):

@@ -38,7 +38,7 @@ from server.tables.interface import TableHandle
 from strategy.advisor import LABEL
 
 TIMEOUT = 10.0
-"""Give up (error `internal`) if the worker has not answered by then."""
+"""Give up (error `busy`) if the worker has not answered by then."""
 
 Send = Callable[[str], None]
 """Queues one frame on the asking connection."""
@@ -90,18 +90,20 @@ class AdviceDesk:
                                 "advice for this seat is already being computed")
         self.in_flight.add(key)
         seen = [event_to_dict(view(e, seat)) for e in events]
+        asker = f"connection:{id(getattr(send, '__self__', send))}"
         task = asyncio.get_running_loop().create_task(
-            self._answer(send, message, table.table_id, seat, len(events), seen)
+            self._answer(send, message, table.table_id, seat, len(events), seen, asker)
         )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _answer(self, send: Send, message: Advise, table_id: str, seat: Seat, seq: int,
-                      events: list[dict[str, Any]]) -> None:
+                      events: list[dict[str, Any]], asker: str = "-") -> None:
         started = time.monotonic()
         try:
             rows = await asyncio.wait_for(
-                strategy_processes.advise_rows(events, seat, secrets.randbits(62)), TIMEOUT
+                strategy_processes.advise_rows(events, seat, secrets.randbits(62),
+                                               owners=(f"table:{table_id}", asker)), TIMEOUT
             )
             elapsed = (time.monotonic() - started) * 1000.0
             reply = AdviceMessage(
@@ -112,6 +114,10 @@ class AdviceDesk:
             log("advice", table=table_id, seat=seat, seq=seq, moves=len(rows),
                 ms=round(elapsed, 1))
             send(reply.model_dump_json())
+        except (strategy_processes.PoolBusy, TimeoutError) as busy:  # shared workers
+            log("advice_busy", table=table_id, seat=seat, reason=str(busy) or "timeout")
+            send(ErrorMessage(id=message.id, code="busy", message="the advisor is busy with "
+                              "other tables; ask again in a moment").model_dump_json())
         except Exception as error:
             log("advice_failed", table=table_id, seat=seat, error=repr(error))
             send(ErrorMessage(id=message.id, code="internal",

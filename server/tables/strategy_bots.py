@@ -6,7 +6,8 @@ from that view. random and greedy
 decide in-line (a fold of the seat's view and a few microseconds of rules); pimc thinks for up
 to ~0.6 s, so its decision runs in the strategy process pool (server/strategy_processes.py) with
 the seat's events as JSON-able dicts, and the event loop stays free. Should the pool fail,
-the bot plays the greedy move instead of stalling its table.
+or not give the table a worker within a second (it is shared: strategy_processes.Admission),
+the bot plays the greedy move instead of stalling its table, and says so in the log.
 """
 
 from __future__ import annotations
@@ -68,8 +69,13 @@ class TablePolicy:
             return PlayTile(seat, moves[0].tile, moves[0].end)
         if self.pooled:
             events = [event_to_dict(e) for e in view.events]
+            table = str(getattr(view.events[0], "match_id", "?")) if view.events else "?"
             try:
-                chosen = await strategy_processes.pimc_move(events, seat, rng.getrandbits(62))
+                chosen = await strategy_processes.pimc_move(
+                    events, seat, rng.getrandbits(62), owners=(f"table:{table}",))
+            except strategy_processes.PoolBusy as busy:  # shared workers: never wait long
+                log("pimc_fell_back", bot=self.name, table=table, seat=seat,
+                    reason=str(busy), played="greedy")
             except Exception as error:  # a dead worker must not stall the table
                 log("pooled_bot_failed", bot=self.name, seat=seat, error=repr(error))
             else:

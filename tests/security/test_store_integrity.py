@@ -14,6 +14,8 @@ import json
 import os
 import shutil
 import sqlite3
+import urllib.error
+import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -215,8 +217,19 @@ async def test_verify_fails_a_rewrite_made_without_the_key(
     assert "sealed by key" in capsys.readouterr().out
     rewrite(db, table_id, 1, lambda started: started["players"].update(S="mallory"))
     assert _verify_store(str(db), GAMES) == 1
-    assert (f"BAD {table_id}" in capsys.readouterr().out and "seal" in capsys.readouterr().out) \
-        or True
-    with pytest.raises(StoreKeyError):  # the key file swapped for another: not this store's
-        (tmp_path / "server.sqlite3.key").write_text("ab" * 32)
+    said = capsys.readouterr().out
+    assert said.startswith(f"BAD {table_id}: hash chain breaks at seq ") and "(seal)" in said
+    server = await start()  # the server does not serve the rewritten history either
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        await asyncio.to_thread(urllib.request.urlopen, f"http://127.0.0.1:{server.port}"
+                                f"/api/matches/{table_id}/replay?perspective=spectator")
+    assert refused.value.code == 409
+    await stop_server(server)
+    (tmp_path / "server.sqlite3.key").write_text("ab" * 32)  # another key: not this store's
+    with pytest.raises(StoreKeyError):
         EventStore(db)
+    (tmp_path / "server.sqlite3.key").unlink()  # no key at all: readable, never writable
+    with EventStore(db) as store:
+        assert store.sealed and not store.verify_chain(table_id).ok
+        with pytest.raises(StoreKeyError):
+            store.append("anything", 0, [{"type": "x"}])
