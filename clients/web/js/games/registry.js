@@ -4,10 +4,13 @@ import * as RENDERERS from "./index.js";
 
 export const DEFAULT_GAME = "dominoes";
 
-export const knownGames = () => Object.keys(RENDERERS);
+// The default game first, then the rest by name (a module's exports come sorted by name).
+export const knownGames = () =>
+  [DEFAULT_GAME, ...Object.keys(RENDERERS).filter((name) => name !== DEFAULT_GAME)]
+    .filter((name) => Object.hasOwn(RENDERERS, name));
 
-// Every renderer (the lobby offers every game's variants).
-export const allRenderers = () => Object.values(RENDERERS);
+// Every renderer (the lobby offers every game's variants, the default game's first).
+export const allRenderers = () => knownGames().map((name) => RENDERERS[name]);
 
 // The game a table's info, or a match's first event, names (older ones name none: dominoes).
 export const gameOf = (info) => (info && info.game) || DEFAULT_GAME;
