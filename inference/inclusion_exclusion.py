@@ -20,9 +20,12 @@ are exact:
   count is run (e.g. the three ways to refute the same triple collapse), and a term whose
   restriction leaves an item nowhere to go is zero and never expanded.
 
-Cost: one DP solve per surviving term, at most 2^k for k open constraints. Beyond `budget`
-terms the caller gets `TooManyTerms` and falls back to `estimate`, rejection sampling from
-the exact uniform sampler of the simplified position: unbiased, with a binomial error bar.
+Cost: one DP solve per surviving term, at most 2^k for k open constraints. `split` is the
+other exact method: disjoint parts, one plain position each, no signs; `count_cheapest`
+enumerates both (no solve needed for that) and runs the one with fewer DP solves. Beyond
+`budget` the caller gets `TooManyTerms` and falls back to `estimate`: exact parts as deep as a
+budget allows, the exact uniform sampler inside them, rejection on the constraints left open
+— unbiased, with a binomial error bar.
 """
 
 from __future__ import annotations
@@ -170,13 +173,39 @@ class Counted(Generic[Item]):
 
 def count(position: Position[Item], constraints: Sequence[NotAll[Item]],
           budget: int = 4096) -> Counted[Item]:
-    """Exact counts under the constraints (Infeasible if none; TooManyTerms past `budget`)."""
+    """Exact counts by inclusion–exclusion (Infeasible if none; TooManyTerms past `budget`)."""
     simple = simplify(position, constraints)
+    return _by_terms(simple, terms(simple.position, simple.constraints, budget))
+
+
+def count_cheapest(position: Position[Item], constraints: Sequence[NotAll[Item]],
+                   budget: int) -> Counted[Item]:
+    """Exact counts by whichever method needs fewer DP solves: inclusion–exclusion's terms or
+    the disjoint parts (enumerating either costs no solve). TooManyTerms when both need more
+    than `budget`."""
+    simple = simplify(position, constraints)
+    try:
+        expansion: dict[Restriction, int] | None = terms(simple.position, simple.constraints,
+                                                         budget)
+    except TooManyTerms:
+        expansion = None
+    limit = budget if expansion is None else len(expansion) - 1
+    try:
+        parts = split(position, constraints, limit) if limit > 0 else None
+    except TooManyTerms:
+        parts = None
+    if parts is not None:
+        return _by_parts(position, parts, len(simple.constraints))
+    if expansion is None:
+        raise TooManyTerms(f"over {budget} DP solves either way")
+    return _by_terms(simple, expansion)
+
+
+def _by_terms(simple: Simplified[Item], expansion: dict[Restriction, int]) -> Counted[Item]:
     base = simple.position
     m = len(base.holders)
     total = 0
     rows: dict[Item, list[int]] = {t: [0] * m for t in base.allowed}
-    expansion = terms(base, simple.constraints, budget)
     for key, coefficient in expansion.items():
         part = Position(base.holders, {**base.allowed, **dict(key)}, base.counts)
         try:
@@ -291,7 +320,12 @@ def split(position: Position[Item], constraints: Sequence[NotAll[Item]], budget:
 def count_by_parts(position: Position[Item], constraints: Sequence[NotAll[Item]],
                    budget: int) -> Counted[Item]:
     """The same exact counts as `count`, summed over the disjoint parts of `split`."""
-    parts = split(position, constraints, budget)
+    open_ = len(simplify(position, constraints).constraints)
+    return _by_parts(position, split(position, constraints, budget), open_)
+
+
+def _by_parts(position: Position[Item], parts: list[Simplified[Item]], open_: int
+              ) -> Counted[Item]:
     m = len(position.holders)
     total = 0
     rows: dict[Item, list[int]] = {t: [0] * m for t in position.allowed}
@@ -304,4 +338,4 @@ def count_by_parts(position: Position[Item], constraints: Sequence[NotAll[Item]]
                 acc[h] += row[h]
     if total == 0:
         raise Infeasible("no deal satisfies every disjunction")
-    return Counted(total, rows, len(parts), len(constraints))
+    return Counted(total, rows, len(parts), open_)

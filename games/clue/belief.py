@@ -6,8 +6,8 @@ seats hold their public hand sizes; every deal consistent with what the observer
 equally likely (how players pick suggestions, and which card a refuter picks, is ignored).
 "Could not refute" strikes a seat from three cards' allowed sets; "showed one of three" and
 "the envelope is not these three" are disjunctions, counted exactly over the class DP
-(`inference.inclusion_exclusion`): by inclusion–exclusion when its signed terms are few, else
-by splitting into disjoint parts. Past `TERM_BUDGET` DP solves either way, the snapshot is an
+(`inference.inclusion_exclusion`): by inclusion–exclusion or by disjoint parts, whichever
+needs fewer DP solves. Past `TERM_BUDGET` DP solves either way, the snapshot is an
 estimate from the exact sampler, with its error bar, and says so in `model` and `status`.
 """
 
@@ -24,7 +24,7 @@ from games.clue.facts import deduce
 from games.clue.knowledge import ENVELOPE, Knowledge
 from inference.classes import Position
 from inference.errors import Infeasible
-from inference.inclusion_exclusion import NotAll, TooManyTerms, count, count_by_parts, estimate
+from inference.inclusion_exclusion import NotAll, TooManyTerms, count_cheapest, estimate
 
 SLOTS = {kind: f"{ENVELOPE}:{kind}" for kind in TYPES}
 TERM_BUDGET = 400
@@ -89,10 +89,7 @@ def solve(knowledge: Knowledge, budget: int = TERM_BUDGET, rng: random.Random | 
         return out
 
     try:
-        try:
-            counted = count(position, constraints, budget)
-        except TooManyTerms:
-            counted = count_by_parts(position, constraints, budget)
+        counted = count_cheapest(position, constraints, budget)
     except TooManyTerms:
         sampled = estimate(position, constraints, rng or random.Random(knowledge.seq),
                            SAMPLE_DRAWS)

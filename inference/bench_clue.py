@@ -1,0 +1,72 @@
+"""Clue's belief per update as disjunctions accumulate: `python -m inference.bench_clue`.
+
+Plays seeded matches of a Clue variant with the game's own bots (games.play), then folds each
+audience's view (every seat and the spectator) into a fresh belief, timing apply +
+snapshot_dict per event in CPU time, as the server's belief workers run them. Rows group the
+updates by how many disjunctions are open after simplification ("showed one of three",
+"not these three"), with the share that fell back to the labelled sampling estimate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections import defaultdict
+
+from games.clue.belief import ClueBelief
+from games.clue.game import CLUE
+from games.interface import SPECTATOR
+from games.play import play_match
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="clue")
+    parser.add_argument("--bot", default="infomax", help="random or infomax, in every seat")
+    parser.add_argument("--matches", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    seats = CLUE.variants()[args.variant].seats
+    bot = CLUE.bots()[args.bot]
+    rows: dict[int, list[float]] = defaultdict(list)
+    estimates: dict[int, int] = defaultdict(int)
+    terms: dict[int, int] = defaultdict(int)
+    events_total = 0
+    for m in range(args.matches):
+        events = play_match(CLUE, args.variant, dict.fromkeys(seats, bot),
+                            random.Random(f"bench:{args.seed}:{m}"))
+        events_total += len(events)
+        for audience in (*seats, SPECTATOR):
+            belief = ClueBelief(audience)
+            for event in events:
+                started = time.thread_time()
+                belief.apply(CLUE.view(event, audience))
+                snapshot = belief.snapshot_dict()
+                spent = time.thread_time() - started
+                k = int(snapshot.get("open_disjunctions", 0))
+                rows[k].append(spent)
+                estimates[k] += snapshot.get("status") == "estimate"
+                terms[k] = max(terms[k], int(snapshot.get("terms", 0)))
+    every = [t for ts in rows.values() for t in ts]
+    print(f"clue belief per update: {args.variant}, {args.matches} matches of {args.bot} bots "
+          f"({events_total} events), every seat and the spectator, CPU ms")
+    print(f"{'open disjunctions':>18} {'updates':>8} {'p50':>8} {'p99':>8} {'max':>8} "
+          f"{'estimates':>10} {'max DP solves':>14}")
+    for k in sorted(rows):
+        ts = rows[k]
+        print(f"{k:>18} {len(ts):>8} {1000 * _pct(ts, .5):>8.2f} {1000 * _pct(ts, .99):>8.1f} "
+              f"{1000 * max(ts):>8.1f} {estimates[k]:>10} {terms[k]:>14}")
+    print(f"{'all':>18} {len(every):>8} {1000 * _pct(every, .5):>8.2f} "
+          f"{1000 * _pct(every, .99):>8.1f} {1000 * max(every):>8.1f} "
+          f"{sum(estimates.values()):>10}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
