@@ -48,7 +48,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "deployment", "several servers sharing PostgreSQL, with MQTT and inference workers "
                       "(docs/operations.md)")
     cluster.add_argument("--mqtt", metavar="URL",
-                         help="broker URL (mqtt://HOST:PORT): events and beliefs over MQTT, "
+                         help="broker URL (mqtt[s]://[USER:PASS@]HOST:PORT; or the login "
+                              "from $DOMINO_MQTT_USERNAME and $DOMINO_MQTT_PASSWORD[_FILE]; "
+                              "payloads signed with $DOMINO_MQTT_KEY_FILE: docs/security.md): "
+                              "events and beliefs over MQTT, "
                               "beliefs from `domino-oracle worker` processes; needs a "
                               "postgresql:// --db")
     cluster.add_argument("--node", help="this server's unique name (default: host-pid-random)")

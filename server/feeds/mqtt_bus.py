@@ -25,6 +25,8 @@ from server.logs import log
 
 Key = tuple[str, str, str]
 _SEQ = re.compile(rb'^\{"type":"(?:event|belief)","table_id":"[A-Za-z0-9_-]+","seq":(\d+)')
+SEQ_WINDOW = 10_000
+"""How far past the last delivered seq a message may be (a table never jumps that far)."""
 SUBSCRIBE_QOS = 0
 """A server takes its tables' topics at QoS 0: the broker's per-client window of unacked
 QoS 1 messages (Mosquitto: 20) throttled a busy server to ~20 beliefs per loop turn. A
@@ -51,6 +53,9 @@ class MqttBus:
         self.duplicates = 0
         self.unknown_game = 0
         """Events dropped because nobody here named the table's game (no reader follows it)."""
+        self.out_of_window = 0
+        """Messages dropped for a seq too far ahead of the last one delivered (a forged
+        seq 10^9 would otherwise make every later real one look like a duplicate)."""
 
     # -- the Bus interface ---------------------------------------------------------------
 
@@ -128,6 +133,12 @@ class MqttBus:
             return
         found = _SEQ.search(payload, 0, 200)  # our frames put the message's seq up front
         seq = int(found.group(1)) if found else int(from_json(payload)["seq"])
+        last = self._last.get(key)
+        if last is not None and seq > last + SEQ_WINDOW:
+            self.out_of_window += 1
+            log("mqtt_seq_out_of_window", table=table_id, audience=audience, kind=kind,
+                seq=seq, last=last)
+            return
         if seq <= self._last.get(key, -1):
             self.duplicates += 1
             return

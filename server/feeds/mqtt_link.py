@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import aiomqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from server.feeds.topics import parse_mqtt_url
+from server.feeds.plane import Signer, broker, plane_key
 from server.logs import log
 
 OnMessage = Callable[[str, bytes], None]
@@ -59,8 +59,15 @@ class _Subscription:
 class MqttLink:
     """A resilient MQTT client: `publish` queues, `subscribe` survives reconnections."""
 
-    def __init__(self, url: str, identifier: str, on_message: OnMessage) -> None:
-        self.host, self.port = parse_mqtt_url(url)
+    def __init__(self, url: str, identifier: str, on_message: OnMessage,
+                 key: bytes | str | None = "auto") -> None:
+        """`url`: mqtt[s]://[USER:PASS@]HOST:PORT (server/feeds/plane.py); `key`: the
+        deployment key that signs and checks every payload ("auto": $DOMINO_MQTT_KEY_FILE;
+        None: unsigned, for a broker nobody else can reach)."""
+        self.broker = broker(url)
+        self.host, self.port = self.broker.host, self.broker.port
+        found = plane_key() if key == "auto" else key
+        self.signer = Signer(found) if isinstance(found, bytes) else None
         self.identifier = identifier
         self.on_message = on_message
         self.connected = asyncio.Event()
@@ -104,6 +111,8 @@ class MqttLink:
     def publish(self, topic: str, payload: bytes | str, *, qos: int = 1,
                 retain: bool = False) -> None:
         data = payload.encode() if isinstance(payload, str) else payload
+        if self.signer is not None:
+            data = self.signer.sign(topic, data)
         if len(self._outbox) >= OUTBOX_LIMIT:
             self._outbox.popleft()
             self.dropped += 1
@@ -132,7 +141,10 @@ class MqttLink:
         backoff = BACKOFF_FIRST
         while True:
             inboxes: list[asyncio.Queue[aiomqtt.Message]] = []
+            address = self.broker
             client = aiomqtt.Client(self.host, self.port, identifier=self.identifier,
+                                    username=address.username, password=address.password,
+                                    tls_context=address.tls_context(),
                                     protocol=aiomqtt.ProtocolVersion.V5, keepalive=15,
                                     max_inflight_messages=MAX_INFLIGHT, logger=QUIET,
                                     queue_type=_kept_queue(inboxes), socket_options=NO_DELAY)
@@ -170,10 +182,19 @@ class MqttLink:
         self.received += 1
         payload = message.payload
         data = payload if isinstance(payload, bytes) else str(payload or "").encode()
+        topic = message.topic.value
+        if self.signer is not None:
+            opened = self.signer.open(topic, data, bool(message.retain))
+            if opened is None:  # not from a holder of the key: never used
+                if self.signer.rejected <= 10 or self.signer.rejected % 1000 == 0:
+                    log("mqtt_message_rejected", client=self.identifier, topic=topic,
+                        rejected=self.signer.rejected, reasons=self.signer.reasons)
+                return
+            data = opened
         try:
-            self.on_message(message.topic.value, data)
+            self.on_message(topic, data)
         except Exception as error:  # one bad message must not stop us
-            log("mqtt_message_failed", topic=message.topic.value, error=repr(error))
+            log("mqtt_message_failed", topic=topic, error=repr(error))
 
     async def _resubscribe(self, client: aiomqtt.Client) -> None:
         """Subscribe a fresh connection to everything wanted, until it matches.
