@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from clients.cli import main
+from games.dominoes.game import DOMINOES
+from games.play import play_match
+from games.registry import Registry
+from storage.store import EventStore
+from tests.games.toy.game import TOY, VARIANT
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -54,6 +60,9 @@ def test_json_report_scores_every_model(store: Path, tmp_path: Path,
     fits = {f["player"]: f for f in behaviour["fits"]}
     assert fits["greedy"]["at_bound"]  # the greedy bot takes its top-scored move
     assert fits["bot-S"]["beta"] < 1  # selfplay's random policy: near-uniform choices
+    importance = behaviour["importance"]
+    assert 0 < importance["exact_positions"] < importance["positions"]
+    assert 24 <= importance["draws_mean"] <= 48  # more draws where the ESS fell short
     comparison = report["comparison"]["log_loss_behaviour_minus_uniform"]
     assert comparison["positions"] == report["positions"]
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -84,3 +93,20 @@ def test_text_report_and_errors(store: Path, tmp_path: Path,
     assert code == 2 and "no store" in err
     code, _, err = _run(capsys, "calibrate", "--db", str(store), "--variant", "nope")
     assert code == 2 and "unknown variant" in err
+
+
+def test_a_game_without_a_truth_adapter_is_a_clear_error(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    """The toy game of the tests: the report cannot tell who held what, and says so."""
+    bot = TOY.bots()["random"]
+    events = play_match(TOY, VARIANT, {"S": bot, "N": bot}, random.Random(3), match_id="toy-3")
+    db = tmp_path / "toy.sqlite3"
+    store = EventStore(db)
+    try:
+        store.append(events[0].match_id, 0, [TOY.event_to_dict(e) for e in events])
+    finally:
+        store.close()
+    code = main(["calibrate", "--db", str(db)], games=Registry([DOMINOES, TOY]))
+    _, err = capsys.readouterr()
+    assert code == 2 and "no adapter telling who held what in toy" in err
