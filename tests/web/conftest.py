@@ -87,6 +87,15 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
         log.close()
 
 
+@pytest.fixture(scope="session")
+def finished_match_id(web_server: WebServer) -> str:
+    """One match four greedy bots played to 30 through the server, shared by the replay
+    tests that only read it (a match costs seconds of the shared machine)."""
+    from tests.web.test_browser import finished_match
+
+    return finished_match(web_server, target=30)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright

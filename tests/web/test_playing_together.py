@@ -119,9 +119,9 @@ def test_two_friends_play_together_through_an_invite_link(
                     page.wait_for_function(f"window.__app.state.lastSeq > {before}",
                                            timeout=10_000)
                     moved[seat] += 1
-            return moved["S"] >= 2 and moved["W"] >= 2
+            return moved["S"] >= 1 and moved["W"] >= 1
 
-        wait_for(both_moved, timeout=60, what="both friends to move twice")
+        wait_for(both_moved, timeout=60, what="both friends to move")
         log = stored_events(web_server, table_id)
         assert {e.seat for e in log if e.type in ("tile_played", "passed")} >= {"S", "W"}
         assert host_errors == [] and friend_errors == []

@@ -33,7 +33,6 @@ from tests.web.test_browser import (
     TIP_AND_COLUMNS,
     contested_tile,
     create_table_in_lobby,
-    finished_match,
     my_turn,
     settle,
     wait_for,
@@ -251,11 +250,11 @@ def test_the_lobby_names_variants_as_the_form_does(context: Any, site: str) -> N
 
 
 def test_the_tooltip_follows_the_numbers_and_goes_with_the_view(
-    context: Any, web_server: WebServer
+    context: Any, web_server: WebServer, finished_match_id: str
 ) -> None:
     """Defects 1 and 2: a hovered cell's split is the one the grid shows after stepping a
     replay and after a new belief at a live table; leaving the view hides it."""
-    match_id = finished_match(web_server)
+    match_id = finished_match_id
     page = context.new_page()
     errors = watch_errors(page)
     page.goto(f"{web_server.base}/#replay={match_id}&perspective=S&step=8")

@@ -362,6 +362,21 @@ def test_a_two_player_replay_offers_both_seats_and_names_the_draws(context: Any,
     page = context.new_page()
     errors = watch_errors(page)
     page.route("**/api/matches/m2p/replay?perspective=N", lambda route: route.fulfill(json=replay))
+
+    def advice(route: Any) -> None:
+        """The advisor on one of North's plays (the move list asks for its verdicts): the
+        move played, ranked first, in the server's reply shape."""
+        seq = int(route.request.url.rsplit("seq=", 1)[1])
+        play = north[seq - 1]
+        route.fulfill(json={
+            "match_id": "m2p", "seq": seq, "hand": play["hand"], "seat": play["seat"],
+            "played": {"tile": play["tile"], "end": play.get("end")}, "rank": 1,
+            "moves": [{"tile": play["tile"], "end": play.get("end"), "expected_points": 0.0,
+                       "p_win_hand": 0.5, "samples": 1, "ci": [None, None],
+                       "exact_share": 1.0}],
+            "label": "optimistic estimate (perfect-information)", "elapsed_ms": 1.0})
+
+    page.route("**/api/matches/m2p/advice?seq=*", advice)
     page.goto(f"{site}/#replay=m2p&perspective=N&step={k + 1}")
     page.wait_for_function(f"window.__app && window.__app.data && window.__app.step === {k + 1}")
     assert page.eval_on_selector_all("#persp option", "os => os.map(o => o.value)") == [

@@ -13,15 +13,15 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import WebServer, screenshot
-from tests.web.test_browser import app, finished_match, watch_errors
+from tests.web.test_browser import app, watch_errors
 
 pytestmark = pytest.mark.browser
 
 
 def test_the_move_list_goes_to_a_move_whose_verdict_it_shows(
-    browser: Any, web_server: WebServer
+    browser: Any, web_server: WebServer, finished_match_id: str
 ) -> None:
-    match_id = finished_match(web_server, target=30)
+    match_id = finished_match_id
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     try:
