@@ -391,7 +391,9 @@ def test_the_cells_a_move_changed_are_outlined_with_the_move_and_the_jargon_wait
         "#overlay .c.changed", "cells => cells.map(c => `${c.dataset.holder}|${c.dataset.tile}`)"))
     assert moved and shown == moved, (shown ^ moved)
     passer = events[k - 1].seat
-    assert f"{passer} passes (seq {k})" in page.text_content("#overlay .changed-by")
+    hand = state_after(events[: k - 1]).hand
+    words = f"{passer} passed on {hand.left}|{hand.right} (seq {k})"
+    assert words in page.text_content("#overlay .changed-by")
     details = page.locator("#overlay details.ov-details")
     assert not details.evaluate("d => d.open")
     words = details.text_content()

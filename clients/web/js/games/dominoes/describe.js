@@ -1,5 +1,15 @@
 // One event in words: the replay's step line and the live table's move log.
 
+// The event that moved the overlay, in words, with what the table adds: a pass names the
+// ends it was made on ("W passed on 3|5 (seq 14)").
+export function changedBy(ev, state) {
+  if (!ev) return "";
+  const h = state && state.hand;
+  const pass = ev.type === "passed" && h ? h.passes.find((p) => p.seq === ev.seq) : null;
+  const words = pass ? `${ev.seat} passed on ${pass.left}|${pass.right}` : describe(ev);
+  return `${words} (seq ${ev.seq})`;
+}
+
 export function describe(ev) {
   switch (ev.type) {
     case "match_started": return `match ${ev.match_id} starts (${ev.variant}, to ${ev.target})`;

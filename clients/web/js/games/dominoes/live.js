@@ -8,7 +8,7 @@ import { renderBoard } from "./board.js";
 import { ADVICE_LABEL, adviceLine, pct, signed, teamWords } from "./advice.js";
 import { domino } from "./draw.js";
 import { legalMoves, mustDraw, mustPass, parseTile } from "./game.js";
-import { describe } from "./describe.js";
+import { changedBy } from "./describe.js";
 import { renderOracle } from "./overlay.js";
 
 // ctx: {app, me, tableId, boardEl, overlayEl, overlayOn(), askAdvice()}; `app` holds the
@@ -155,7 +155,7 @@ export function liveTable(ctx) {
     if (!ctx.overlayOn()) return;
     const ev = app.belief && app.events[app.belief.seq - 1];
     holders = renderOracle(overlayEl, app.state, app.belief, me, { previous: holders, timeline: app.timeline,
-      changedBy: ev ? `${describe(ev)} (seq ${ev.seq})` : "" });
+      changedBy: changedBy(ev, app.state) });
     overlayEl.dataset.seq = app.belief ? app.belief.seq : 0;
     overlayEl.dataset.observer = me || "spectator";
   }

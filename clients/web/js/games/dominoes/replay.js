@@ -2,7 +2,7 @@
 // chosen perspective and the overlay at that step's belief.
 
 import { renderBoard } from "./board.js";
-import { describe } from "./describe.js";
+import { changedBy } from "./describe.js";
 import { overlayHolders, renderOracle } from "./overlay.js";
 
 // ctx: {boardEl, overlayEl, state, perspective (a seat, "spectator" or "all"), belief,
@@ -19,7 +19,7 @@ export function renderReplayStep(ctx) {
     previous: previous ? overlayHolders(state.rules, previous, seat, null) : null,
     timeline: ctx.timeline, hideGrids: all,
     before: ctx.earlier.length > 1 ? ctx.earlier[ctx.earlier.length - 2] : null,
-    changedBy: ctx.event ? `${describe(ctx.event)} (seq ${ctx.event.seq})` : "",
+    changedBy: changedBy(ctx.event, state),
     note: all ? "All hands open: nothing is hidden, so there is nothing to infer." : "",
   });
 }
