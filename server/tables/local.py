@@ -449,7 +449,8 @@ class Table:
                 reason = "clock" if seat in self._one_move else "away"
                 if seat in self._one_move:
                     self._one_move.discard(seat)
-                    self.bots[seat].deactivate()  # one move: the person plays the next
+                    if seat not in self.autopilot:  # away meanwhile: it plays on for them
+                        self.bots[seat].deactivate()  # one move: the person plays the next
                 await self.call(lambda: self._record_stand_in(StandIn(seq, seat, reason)))
         except (RuleViolation, ProtocolError):
             pass  # overtaken (a stale move, the table reloading): the next event wakes it
