@@ -1,7 +1,8 @@
-"""A person plays Clue against two random bots in real headless Chromium, against the real
+"""A person plays Clue against two bots in real headless Chromium, against the real
 server (real WebSockets, a real SQLite file), with the detective notebook as the overlay.
 
-Created from the lobby form (variant clue-mini, P2 and P3 random bots), P1 suggests with the
+Created from the lobby form (variant clue-mini, P2 the default "greedy" bot, which is Clue's
+infomax, P3 a random bot), P1 suggests with the
 three pickers and Suggest, shows a card with the show buttons when asked, ends its turn, and
 accuses (pickers and Accuse) once the notebook puts probability 1 on one card of each type.
 At each of P1's moves the notebook on the page is the exact belief of P1's own view,
@@ -49,8 +50,9 @@ def test_a_person_plays_clue_with_the_detective_notebook(context: Any,
     page.wait_for_selector("#create button[type=submit]")
     page.fill("#name", "ann")
     page.select_option("select[name=variant]", "clue-mini")
-    for seat in ("P2", "P3"):
-        page.select_option(f"select[name=seat-{seat}]", "bot:random")
+    # P2 keeps the lobby's default bot, "greedy" (Clue's infomax under that name)
+    assert page.input_value("select[name=seat-P2]") == "bot:greedy"
+    page.select_option("select[name=seat-P3]", "bot:random")
     page.uncheck("#create input[name=advice]")  # move advice is dominoes' only
     page.click("#create button[type=submit]")
     page.wait_for_function("location.hash.startsWith('#table=')")
