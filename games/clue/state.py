@@ -93,12 +93,15 @@ def evolve(state: ClueState | None, event: Any) -> ClueState:
             envelope = (event.suspect, event.weapon, event.room)
         elif event.envelope:
             envelope = tuple(event.envelope)
+        # the match is over at once when the accusation is right or leaves nobody in: nobody
+        # is to act between this event and the match_ended that follows it
         if event.correct:
-            return replace(state, envelope=envelope, winner=event.seat, pending=None)
+            return replace(state, envelope=envelope, winner=event.seat, pending=None,
+                           phase="over")
         out = state.out | {event.seat}
         nxt = state.next_active(event.seat, out)
-        return replace(state, envelope=envelope, out=out, pending=None, phase="turn",
-                       turn=nxt or state.turn)
+        return replace(state, envelope=envelope, out=out, pending=None,
+                       phase="turn" if nxt else "over", turn=nxt or state.turn)
     if isinstance(event, TurnPassed):
         return replace(state, phase="turn", turn=event.to, pending=None)
     if isinstance(event, MatchEnded):

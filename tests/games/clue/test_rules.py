@@ -197,3 +197,16 @@ def test_whole_games_are_re_decided_and_a_forgery_is_found(variant, bot):
     assert problem.value.seq == suggestion.seq
     with pytest.raises(LogProblem):
         CLUE.check_log([CLUE.view(e, "P1") for e in events])  # a seat's export is redacted
+
+
+def test_nobody_is_to_act_between_a_final_accusation_and_the_match_ended():
+    """A seat's view folds `accused` before `match_ended` arrives: the accuser must not be
+    offered another move in between (a live client would send it to a finished match)."""
+    state, log = started()
+    after = evolve(state, decide(state, Accuse("P1", *state.envelope))[0])  # type: ignore[misc]
+    assert CLUE.to_act(after) == () and CLUE.legal_moves(after, "P1") == []
+    for seat in ("P1", "P2"):
+        state = run(state, log, Accuse(seat, *_wrong(state)))
+    last = decide(state, Accuse("P3", *_wrong(state)))
+    assert [e.type for e in last] == ["accused", "match_ended"]
+    assert CLUE.to_act(evolve(state, last[0])) == ()

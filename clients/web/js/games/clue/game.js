@@ -50,12 +50,16 @@ export function apply(prev, ev) {
       s.phase = "after";
       break;
     case "accused":
+      // a right accusation, or one that leaves nobody in, ends the match: nobody acts until
+      // the match_ended that follows (a mirror of games/clue/state.py)
       if (ev.correct) {
         s.winner = ev.seat;
+        s.phase = "ending";
       } else {
         s.out = [...prev.out, ev.seat];
-        s.turn = nextActive(s, ev.seat) || prev.turn;
-        s.phase = "turn";
+        const next = nextActive(s, ev.seat);
+        s.turn = next || prev.turn;
+        s.phase = next ? "turn" : "ending";
         s.pending = null;
       }
       if (ev.envelope) s.envelope = ev.envelope;
