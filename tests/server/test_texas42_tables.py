@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,11 @@ async def watch_to_the_end(ws: ClientConnection, kept: list[dict]) -> tuple[list
                 return events, beliefs
 
 
+def get_json(url: str) -> dict[str, Any]:
+    with urllib.request.urlopen(url, timeout=DEADLINE) as reply:
+        return json.loads(reply.read())
+
+
 def folded_belief(events: list[dict], audience: str, upto: int) -> dict[str, Any]:
     belief = TEXAS42.belief(audience, VARIANT)
     for data in events[:upto]:
@@ -151,6 +157,17 @@ async def test_a_person_bids_names_trump_and_plays_against_bots(server: DominoSe
                 assert shown["tiles"] == ([str(t) for t in hands[audience]] if own else None)
             if shown["type"] == "hand_started":
                 assert shown["seed"] is None
+    # the replay route serves it with South's exact belief at every step
+    base = f"http://127.0.0.1:{server.port}/api/matches/{table_id}"
+    replay = await asyncio.to_thread(get_json, f"{base}/replay?perspective=S")
+    assert replay["game"] == "texas42" and replay["finished"]
+    assert len(replay["beliefs"]) == len(replay["events"]) == len(stored)
+    for step, body in enumerate(replay["beliefs"], start=1):
+        assert body["marginals"] == folded_belief(events, "S", step)["marginals"], step
+    for shown in replay["events"]:
+        if shown["type"] == "dealt" and shown["seat"] != "S":
+            assert shown["tiles"] is None
+
     for audience, frames, got in (("S", events, beliefs), (SPECTATOR, seen, watched)):
         assert any(b["marginals"] for b in got)
         for message in got:
