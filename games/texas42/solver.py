@@ -45,6 +45,9 @@ class Tables:
     lead_order: tuple[int, ...]
     """The tiles strongest first as leads."""
     trump_mask: int
+    count_mask: int
+    count_left: dict[int, int]
+    """Points of the count dominoes in a mask (keyed by the mask's count bits)."""
 
 
 @cache
@@ -70,8 +73,14 @@ def tables(trump: int) -> Tables:
                   for row in power)
     lead_order = tuple(sorted(range(28), key=lambda i: (-power[lead[i]][i], points[i])))
     trumps = sum(1 << i for i, t in enumerate(TILES) if is_trump(t, trump))
-    return Tables(trump, lead, follow, tuple(power), points,
-                  tuple((i, p) for i, p in enumerate(points) if p), order, lead_order, trumps)
+    counted = tuple((i, p) for i, p in enumerate(points) if p)
+    count_mask = sum(1 << i for i, _ in counted)
+    count_left = {}
+    for subset in range(1 << len(counted)):
+        mask = sum(1 << counted[k][0] for k in range(len(counted)) if subset >> k & 1)
+        count_left[mask] = sum(counted[k][1] for k in range(len(counted)) if subset >> k & 1)
+    return Tables(trump, lead, follow, tuple(power), points, counted, order, lead_order,
+                  trumps, count_mask, count_left)
 
 
 def mask_of(tiles: object) -> int:
@@ -143,8 +152,7 @@ class Solver:
         if self.fixed is None and hands[leader] & (hands[leader] - 1) == 0:
             return self._last_trick(hands, leader)
         left = hands[0] | hands[1] | hands[2] | hands[3]
-        most = hands[leader].bit_count() + sum(p for i, p in self.t.count_tiles
-                                               if left >> i & 1)
+        most = hands[leader].bit_count() + self.t.count_left[left & self.t.count_mask]
         if alpha >= most:  # even every point left cannot lift NS above the window
             return most
         key = (*hands, leader)
@@ -169,8 +177,8 @@ class Solver:
         self.nodes += 1
         if self.limit is not None and self.nodes > self.limit:
             raise OutOfNodes(self.nodes)
+        t = self.t
         if len(trick) == 4:
-            t = self.t
             power = t.power[t.lead_suit[trick[0][1]]]
             winner, best = trick[0][0], -2
             gained = 1
@@ -182,17 +190,19 @@ class Solver:
             return ns + self._at_boundary(hands, winner, alpha - ns, beta - ns)
         seat = (leader + len(trick)) % 4
         moves = self.legal(hands[seat], trick)
-        t = self.t
         if self.fixed is not None and seat % 2 == self.fixed_team:
             moves = 1 << self.fixed(seat, moves, trick)
         elif (moves & t.trump_mask).bit_count() > 1:
             moves = self._one_per_trump_run(moves, hands, trick)
+        if len(trick) == 3:
+            return self._fourth(hands, leader, trick, seat, moves, alpha, beta)
         order = t.order[t.lead_suit[trick[0][1]]] if trick else t.lead_order
         maximising = seat % 2 == 0
         best = -1 if maximising else 43
         for tile in order:
             if not moves >> tile & 1:
                 continue
+            moves ^= 1 << tile
             after = _without(hands, seat, tile)
             value = self._in_trick(after, leader, (*trick, (seat, tile)), alpha, beta)
             if maximising:
@@ -205,7 +215,46 @@ class Solver:
                     best = value
                     if best < beta:
                         beta = best
-            if alpha >= beta:
+            if alpha >= beta or not moves:
+                break
+        return best
+
+    def _fourth(self, hands: tuple[int, int, int, int], leader: int,
+                trick: tuple[tuple[int, int], ...], seat: int, moves: int, alpha: int,
+                beta: int) -> int:
+        """The last play of a trick, inlined: the three plays before it are scored once."""
+        t = self.t
+        power = t.power[t.lead_suit[trick[0][1]]]
+        points = t.points
+        winner, top, gained = trick[0][0], -2, 1
+        for s, tile in trick:
+            gained += points[tile]
+            if power[tile] > top:
+                winner, top = s, power[tile]
+        maximising = seat % 2 == 0
+        best = -1 if maximising else 43
+        bit_seat = seat
+        for tile in t.order[t.lead_suit[trick[0][1]]]:
+            if not moves >> tile & 1:
+                continue
+            moves ^= 1 << tile
+            self.nodes += 1
+            who = bit_seat if power[tile] > top else winner
+            won = gained + points[tile]
+            ns = won if who % 2 == 0 else 0
+            value = ns + self._at_boundary(_without(hands, seat, tile), who, alpha - ns,
+                                           beta - ns)
+            if maximising:
+                if value > best:
+                    best = value
+                    if best > alpha:
+                        alpha = best
+            else:
+                if value < best:
+                    best = value
+                    if best < beta:
+                        beta = best
+            if alpha >= beta or not moves:
                 break
         return best
 
