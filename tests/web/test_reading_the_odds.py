@@ -386,7 +386,7 @@ def test_the_cells_a_move_changed_are_outlined_with_the_move_and_the_jargon_wait
     old = belief_message(events, k - 1, "partnership-6")["marginals"]
     new = belief_message(events, k, "partnership-6")["marginals"]
     moved = {f"{h}|{t}" for h, column in new.items() for t, p in column.items()
-             if t in old.get(h, {}) and abs(old[h][t] - p) >= 0.005}
+             if t in old.get(h, {}) and abs(old[h][t] - p) >= 0.03}
     shown = set(page.eval_on_selector_all(
         "#overlay .c.changed", "cells => cells.map(c => `${c.dataset.holder}|${c.dataset.tile}`)"))
     assert moved and shown == moved, (shown ^ moved)

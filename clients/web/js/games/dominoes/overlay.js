@@ -244,7 +244,11 @@ export function renderOverlay(el, ctx) {
   return ms;
 }
 
-// The cells whose probability moved (by half a point or more) with the last belief: against
+// A cell is outlined when its probability moved by this much (3 points): smaller shifts touch
+// nearly every cell after any play and would drown the ones that matter.
+const CHANGED = 0.03;
+
+// The cells whose probability moved (by CHANGED or more) with the last belief: against
 // `ctx.before` when given (the replay's previous step), else the belief this element showed
 // before the current one (same hand only).
 function changedCells(el, ctx) {
@@ -262,7 +266,7 @@ function changedCells(el, ctx) {
   for (const [holder, column] of Object.entries(now)) {
     const old = basis.marginals[holder] || {};
     for (const [tile, p] of Object.entries(column)) {
-      if (old[tile] !== undefined && Math.abs(old[tile] - p) >= 0.005) out.add(`${holder}|${tile}`);
+      if (old[tile] !== undefined && Math.abs(old[tile] - p) >= CHANGED) out.add(`${holder}|${tile}`);
     }
   }
   return out;
