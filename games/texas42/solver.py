@@ -45,6 +45,8 @@ class Tables:
     lead_order: tuple[int, ...]
     """The tiles strongest first as leads."""
     trump_mask: int
+    smear: tuple[tuple[int, ...], ...]
+    """smear[suit]: richest count first, then weakest (when the partner has the trick)."""
     count_mask: int
     count_left: dict[int, int]
     """Points of the count dominoes in a mask (keyed by the mask's count bits)."""
@@ -79,8 +81,10 @@ def tables(trump: int) -> Tables:
     for subset in range(1 << len(counted)):
         mask = sum(1 << counted[k][0] for k in range(len(counted)) if subset >> k & 1)
         count_left[mask] = sum(counted[k][1] for k in range(len(counted)) if subset >> k & 1)
+    smear = tuple(tuple(sorted(range(28), key=lambda i, row=row: (-points[i], row[i])))
+                  for row in power)
     return Tables(trump, lead, follow, tuple(power), points, counted, order, lead_order,
-                  trumps, count_mask, count_left)
+                  trumps, smear, count_mask, count_left)
 
 
 def mask_of(tiles: object) -> int:
@@ -234,7 +238,8 @@ class Solver:
         maximising = seat % 2 == 0
         best = -1 if maximising else 43
         bit_seat = seat
-        for tile in t.order[t.lead_suit[trick[0][1]]]:
+        suit = t.lead_suit[trick[0][1]]
+        for tile in (t.smear[suit] if winner % 2 == seat % 2 else t.order[suit]):
             if not moves >> tile & 1:
                 continue
             moves ^= 1 << tile
