@@ -87,8 +87,11 @@ class ServerConfig:
     """Unfinished tables one connection may have created (`limit_reached` beyond)."""
     tables_per_address: int = 256
     """Unfinished tables all connections from one IP address may have created."""
-    backlog_events_per_second: float = 20_000.0
+    backlog_events_per_second: float = 10_000.0
     """Server-wide pace of `watch`/`resume` history sent (events/s; spreads catch-ups)."""
+    backlog_burst: float = 5_000.0
+    """History events that may go out at once before the pace applies (one long match's
+    catch-up: a few served in one turn of the loop would stall it)."""
     backlog_ceiling: int = 32
     """Catch-ups waiting or served at once; beyond it `watch`/`resume` get `busy`."""
     uploads_per_minute: float = 20.0
@@ -139,8 +142,8 @@ class DominoServer:
         registry = self.registry
         self.guards = Guards(
             TableQuota(self.config.tables_per_address, lambda t: table_alive(registry, t)),
-            BacklogGate(self.config.backlog_events_per_second,
-                        self.config.backlog_events_per_second, self.config.backlog_ceiling))
+            BacklogGate(self.config.backlog_events_per_second, self.config.backlog_burst,
+                        self.config.backlog_ceiling))
         self._lag_task = asyncio.create_task(watch_loop_lag(self.metrics), name="loop-lag")
         self._server = await serve(
             self._handle,

@@ -274,13 +274,19 @@ class Session:
     # -- commands ------------------------------------------------------------------------
 
     async def _attach(self, table: TableHandle, audience: str, after_seq: int,
-                      reply: Callable[[int, int], Any]) -> None:
-        """Reply, then the backlog and the live feed, in order (see Table.open_feed)."""
+                      reply: Callable[[int, int], Any], *, paced: bool = True) -> None:
+        """Reply, then the backlog and the live feed, in order (see Table.open_feed).
+
+        `paced`: wait for the server-wide backlog gate first (`watch`, `resume`); a `join`
+        is not, since its seat is already claimed and its token must reach the player."""
         if table.table_id in self.attachments:
             self._detach(table.table_id)
         known = getattr(table, "last_seq", None)  # local and archived tables know it now
         expected = max(0, known - after_seq) if isinstance(known, int) else 0
-        await self.guards.backlogs.admit(expected)
+        if paced:
+            await self.guards.backlogs.admit(expected)
+        else:
+            self.guards.backlogs.charge(expected)
         if self.closed:
             return
         per_token = max(1, self.limits.backlog_events_per_token)
@@ -312,7 +318,7 @@ class Session:
         advice = await advice_offered(table)
         await self._attach(table, message.seat, 0, lambda _after, _last: Joined(
             id=message.id, table_id=table.table_id, seat=message.seat, token=token,
-            last_seq=last_seq, advice=advice))
+            last_seq=last_seq, advice=advice), paced=False)
 
     async def _resume(self, message: Resume, table: TableHandle) -> None:
         seat = await table.find_seat(message.token)
@@ -339,7 +345,7 @@ class Session:
 def default_guards(registry: Registry) -> Guards:
     """The server-wide guards with their default limits (DominoServer passes its own)."""
     return Guards(TableQuota(256, lambda t: table_alive(registry, t)),
-                  BacklogGate(events_per_second=20_000, burst=20_000, ceiling=32))
+                  BacklogGate(events_per_second=10_000, burst=5_000, ceiling=32))
 
 
 def table_alive(registry: Registry, table_id: str) -> bool:

@@ -112,10 +112,14 @@ class UploadGuard:
         bucket = self._buckets.get(address)
         if bucket is None:
             if len(self._buckets) >= 10_000:  # forget the addresses that are full again
-                self._buckets = {a: b for a, b in self._buckets.items()
-                                 if not b.take(cost=0.0) or b.tokens < b.burst}
+                self._buckets = {a: b for a, b in self._buckets.items() if not _full(b)}
             bucket = self._buckets[address] = TokenBucket(self.per_minute / 60.0, self.burst)
         return bucket.take()
+
+
+def _full(bucket: TokenBucket) -> bool:
+    bucket.take(cost=0.0)  # brings its count up to now
+    return bucket.tokens >= bucket.burst
 
 
 def _address(ws: Any) -> str:

@@ -146,7 +146,8 @@ async def test_simultaneous_catch_ups_are_paced_and_capped(
         start: Start) -> None:
     """Before: 200 simultaneous `resume`s stalled the loop 5.9 s. Now catch-ups are admitted
     at a server-wide pace in events/s, and past a ceiling the others hear `busy`."""
-    small = await start(backlog_ceiling=2, backlog_events_per_second=400.0)
+    small = await start(backlog_ceiling=2, backlog_events_per_second=400.0,
+                        backlog_burst=400.0)
     table_id = await _long_table(small, 300)
     sockets = [await connect(ws_url(small), max_size=None, close_timeout=1) for _ in range(8)]
     try:
