@@ -113,3 +113,19 @@ def test_a_person_bids_names_trump_and_plays_a_hand_with_the_exact_overlay(
         if shown["type"] == "dealt" and shown["seat"] != "S":
             assert shown["tiles"] is None
     assert errors == [], json.dumps(errors)
+
+    # the replay viewer draws the same match from South's seat, with its belief at a play
+    page.goto(f"{web_server.base}/#replay={table_id}&perspective=S&game=texas42")
+    page.wait_for_selector("#moves .mv[data-step]")
+    plays = page.locator("#moves .mv[data-step]", has_text=" plays ")
+    plays.nth(10).click()
+    page.wait_for_selector("#board .t42")
+    page.wait_for_selector("#overlay .c[data-p]")
+    step = int(app(page, "a.step"))
+    seq, cells = overlay_cells(page)
+    expected = expected_cells(web_server, table_id, step)
+    assert set(cells) == set(expected)
+    assert max(abs(cells[k] - expected[k]) for k in expected) <= TOL
+    assert "led:" in page.text_content("#board") or "took the last trick" in \
+        page.text_content("#board")
+    assert errors == [], json.dumps(errors)
