@@ -69,6 +69,11 @@ class NotAll(Generic[Item]):
         return _outside(self, where)
 
 
+FEW_TERMS = 32
+"""Up to this many inclusion–exclusion terms, `count_cheapest` does not try the parts: their
+enumeration (a simplification per part) costs more than the solves it could save."""
+
+
 class TooManyTerms(Exception):
     """The inclusion–exclusion would run more DP solves than the budget allows."""
 
@@ -181,14 +186,16 @@ def count(position: Position[Item], constraints: Sequence[NotAll[Item]],
 def count_cheapest(position: Position[Item], constraints: Sequence[NotAll[Item]],
                    budget: int) -> Counted[Item]:
     """Exact counts by whichever method needs fewer DP solves: inclusion–exclusion's terms or
-    the disjoint parts (enumerating either costs no solve). TooManyTerms when both need more
-    than `budget`."""
+    the disjoint parts (enumerating either costs no solve; the parts are not tried for
+    FEW_TERMS terms or fewer). TooManyTerms when both need more than `budget`."""
     simple = simplify(position, constraints)
     try:
         expansion: dict[Restriction, int] | None = terms(simple.position, simple.constraints,
                                                          budget)
     except TooManyTerms:
         expansion = None
+    if expansion is not None and len(expansion) <= FEW_TERMS:
+        return _by_terms(simple, expansion)  # enumerating parts would cost more than this
     limit = budget if expansion is None else len(expansion) - 1
     try:
         parts = split(position, constraints, limit) if limit > 0 else None
