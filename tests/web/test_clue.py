@@ -7,7 +7,8 @@ three pickers and Suggest, shows a card with the show buttons when asked, ends i
 accuses (pickers and Accuse) once the notebook puts probability 1 on one card of each type.
 At each of P1's moves the notebook on the page is the exact belief of P1's own view,
 recomputed from the stored log, to 1e-9, with the envelope odds and the facts listed; P1's
-frames never carry a card shown between the bots; no page errors.
+frames never carry a card shown between the bots; the replay viewer then shows the match with
+the notebook; no page errors.
 """
 
 from __future__ import annotations
@@ -123,4 +124,11 @@ def test_a_person_plays_clue_with_the_detective_notebook(context: Any,
     for frame in frames:
         if frame["type"] == "card_shown" and "P1" not in (frame["seat"], frame["to"]):
             assert frame["card"] is None
+
+    # the replay viewer shows the match from P1's seat with the notebook at each step
+    page.click("#board a.button")  # "Replay this match"
+    page.wait_for_selector("#board .clue-seats", timeout=30_000)
+    page.wait_for_selector("#overlay .clue-ov", timeout=30_000)
+    assert "Detective notebook" in page.text_content("#overlay")
+    screenshot(page, "clue-replay")
     assert errors == [], json.dumps(errors)
