@@ -2,9 +2,14 @@
 fusion gap is large, written as JSON (docs/tournaments/texas-42-oracle.json).
 
     python -m strategy.texas42_oracle_report --hands 6 --n 16 --out FILE
+    python -m strategy.texas42_oracle_report --hand "6-6 5-6 4-6 3-6 1-1 5-5 0-5" \
+        --seconds 60 --n 200          # one hand: sequential sampling under a time budget
 
 Hands: South's seven from seeded shuffles (the same seed, the same hands). Each hand gets the
 full table (every trump, every bid level) at a fixed N (no early stop), so hands compare.
+With --hand, the oracle samples in batches of 10 until the recommended trump's intervals are
+0.1 wide, N reaches --n, or --seconds run out (this command owns the clock; the oracle is pure),
+and prints the whole labelled table as JSON.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from games.texas42.dominoes import TILES
+from games.texas42.dominoes import SEATS, TILES, parse_tile
 from games.texas42.oracle import bidding_oracle
 
 LARGE_GAP = 0.2
@@ -51,13 +56,33 @@ def summarise(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def one_hand(args: argparse.Namespace) -> int:
+    hand = sorted(parse_tile(t) for t in args.hand.split())
+    if len(hand) != 7 or len(set(hand)) != 7:
+        raise SystemExit("--hand: seven different dominoes, e.g. '6-6 5-6 4-6 3-6 1-1 5-5 0-5'")
+    deadline = time.monotonic() + args.seconds
+    report = bidding_oracle(hand, args.seat, random.Random(args.seed), batch=10, n_min=20,
+                            n_max=args.n, target_width=0.1,
+                            budget=lambda: time.monotonic() < deadline)
+    text = json.dumps(report, indent=1)
+    if args.out:
+        args.out.write_text(text + "\n")
+    print(text)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=6)
     parser.add_argument("--n", type=int, default=16, help="completions per hand")
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--hand", help="one hand of seven ('6-6 5-6 ...'): its full table")
+    parser.add_argument("--seat", default="S", choices=SEATS)
+    parser.add_argument("--seconds", type=float, default=60.0, help="--hand: time budget")
     args = parser.parse_args(argv)
+    if args.hand:
+        return one_hand(args)
     rng = random.Random(args.seed + 1)
     rows = []
     started = time.perf_counter()
