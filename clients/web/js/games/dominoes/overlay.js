@@ -130,8 +130,10 @@ export function gistText(name, column, count, maxPip) {
 function gistsHtml(ctx) {
   const belief = ctx.belief;
   if (!belief || !belief.marginals || handOver(ctx)) return "";
-  const items = ctx.holders.filter((h) => belief.marginals[h]).map((h) =>
-    `<li data-holder="${esc(h)}">${esc(gistText(holderName(h, ctx.variant), belief.marginals[h], (belief.remaining || {})[h], ctx.maxPip))}</li>`);
+  const items = ctx.holders.filter((h) => belief.marginals[h]).map((h) => {
+    const text = gistText(holderName(h, ctx.variant), belief.marginals[h], (belief.remaining || {})[h], ctx.maxPip);
+    return `<li data-holder="${esc(h)}" title="${esc(text)}">${esc(text)}</li>`;
+  });
   return items.length ? `<ul class="gists" aria-label="each holder in a line">${items.join("")}</ul>` : "";
 }
 
@@ -148,8 +150,10 @@ function headHtml(belief, ctx) {
   const deals = over
     ? `<p class="deals">The hand is over: every hand is shown, so nothing is hidden. The tiles each player kept are marked \u201chad\u201d.</p>`
     : "";
-  const changed = !over && ctx.changedBy && ctx.changed && ctx.changed.size
-    ? `<p class="changed-by"><span class="sw changed"></span>Outlined: changed after <b>${esc(ctx.changedBy)}</b></p>` : "";
+  // always one line (empty when nothing moved), so the grids below never jump under the pointer
+  const changed = over ? "" : ctx.changedBy && ctx.changed && ctx.changed.size
+    ? `<p class="changed-by"><span class="sw changed"></span>Outlined: changed after <b>${esc(ctx.changedBy)}</b></p>`
+    : `<p class="changed-by" aria-hidden="true">&nbsp;</p>`;
   const details = belief && !over
     ? `<details class="ov-details"${ctx.detailsOpen ? " open" : ""}><summary>Details</summary>` +
       `<p class="deals">${dealsText(belief)}</p><p class="muted">Belief after seq ${belief.seq}. ${DETAILS_NOTE}</p></details>`
@@ -341,6 +345,7 @@ export function attachHover(el) {
   };
   el.addEventListener("mouseover", (e) => {
     const c = e.target.closest(".c[data-tile]");
+    if (!c && hovered) clear(); // off the cells: no split (a stale one would mislead)
     hovered = c;
     if (c && el._ctx) show(c);
   });
