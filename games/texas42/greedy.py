@@ -1,8 +1,9 @@
 """A fixed, deterministic imperfect-information policy: the greedy bot and the oracle's lower
 bracket (seed 003, Part V step 4). It looks only at its own hand and the public plays.
 
-Bidding: a hand's strength is judged in its best trump; trump: the number it holds most of
-(doubles when it holds four or more). Leading: the highest trump, else the highest double,
+Bidding: a hand's strength is judged in its best trump. Trump: the one its strength is
+highest in (trumps held, the top trump twice, the other doubles once; a tie goes to a number,
+the higher; follow-me is never named). Leading: the highest trump, else the highest double,
 else the highest domino. Following: when the partner is winning, the richest count domino that
 follows; otherwise the cheapest domino that wins the trick now, else the cheapest domino.
 """
