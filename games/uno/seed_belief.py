@@ -34,11 +34,12 @@ class SeedBelief:
     def apply(self, event: Any) -> None:
         before = self.state
         self.state = evolve(self.state, event)
-        if isinstance(event, CardPlayed | DeckReshuffled) or (
-                isinstance(event, CardsDrawn | TurnPassed) and event.seat == self.opponent
-                and event.penalty):
-            if not isinstance(event, CardPlayed) or event.seat == self.opponent:
-                self.excluded = frozenset()
+        by_opponent = getattr(event, "seat", None) == self.opponent
+        reset = isinstance(event, DeckReshuffled) or (by_opponent and (
+            isinstance(event, CardPlayed)
+            or (isinstance(event, CardsDrawn | TurnPassed) and event.penalty)))
+        if reset:
+            self.excluded = frozenset()
         if isinstance(event, CardsDrawn) and event.seat == self.opponent and not event.penalty:
             assert before is not None
             self.excluded = legal_kinds(before.variant.deck.kinds(), before.top, before.colour)

@@ -1,0 +1,141 @@
+"""The exact belief against brute force on the reduced deck (every deal and draw, forward in
+time), over long uno-2 games against the revealed truth, and its estimate when a position
+is over budget."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pytest
+
+from games.interface import SPECTATOR
+from games.uno.belief import UnoBelief
+from games.uno.counting import DECK, Programme
+from games.uno.game import UNO
+from games.uno.state import evolve
+from tests.games.uno.brute import BruteForce
+from tests.games.uno.helpers import match
+
+RESHUFFLED = (12, 36)
+"""uno-2-mini seeds whose random games have a reshuffle, +2/+4 draws and draws with
+nothing to play."""
+EARLY_RESHUFFLE = 63
+"""A short uno-2-mini game reshuffled at seq 23 (the spectator's brute force is costly)."""
+
+
+def _agree(belief: UnoBelief, brute: BruteForce) -> None:
+    result = belief.programme().result()
+    truth = brute.marginals()
+    for owner, row in truth.items():
+        mine = owner if owner != "deck" else DECK
+        for kind, (expected, at_least) in row.items():
+            assert result.expected[mine][kind] == expected, (owner, kind)
+            assert result.at_least_one[mine][kind] == at_least, (owner, kind)
+
+
+@pytest.mark.parametrize("seed", [0, 1, *RESHUFFLED])
+@pytest.mark.parametrize("observer", ["S", "N"])
+def test_a_seats_belief_is_exact_at_every_event(seed: int, observer: str) -> None:
+    events = match(seed)
+    kinds = {e.type for e in events}
+    if seed in RESHUFFLED:
+        assert {"deck_reshuffled", "cards_drawn"} <= kinds
+        assert any(e.type == "cards_drawn" and e.penalty for e in events)
+        assert any(e.type == "cards_drawn" and not e.penalty for e in events)
+    belief, brute = UnoBelief(observer, "uno-2-mini"), BruteForce(observer)
+    checked = 0
+    for event in events[:-1]:
+        seen = UNO.view(event, observer)
+        belief.apply(seen)
+        brute.apply(seen)
+        if belief.ledger.ready:
+            _agree(belief, brute)
+            checked += 1
+    assert checked == len(events) - 4  # every event after the deal
+
+
+def test_the_spectators_belief_is_exact_across_a_reshuffle() -> None:
+    events = match(EARLY_RESHUFFLE)
+    belief, brute = UnoBelief(SPECTATOR, "uno-2-mini"), BruteForce(SPECTATOR)
+    shuffled_at = next(e.seq for e in events if e.type == "deck_reshuffled")
+    marks = {12, shuffled_at - 1, shuffled_at, len(events) - 1}
+    for event in events[:-1]:
+        seen = UNO.view(event, SPECTATOR)
+        belief.apply(seen)
+        brute.apply(seen)
+        if event.seq in marks:
+            _agree(belief, brute)
+            marks.discard(event.seq)
+    assert not marks
+
+
+def test_float64_counting_agrees_with_integers() -> None:
+    events = match(RESHUFFLED[1])
+    for observer in ("S", "N"):
+        belief = UnoBelief(observer, "uno-2-mini")
+        for event in events[:-1]:
+            belief.apply(UNO.view(event, observer))
+            if not belief.ledger.ready:
+                continue
+            position = belief.ledger.position()
+            exact, fast = Programme(position).result(), Programme(position, exact=False).result()
+            assert math.isclose(float(exact.total), fast.total, rel_tol=1e-12)
+            for owner, row in exact.expected.items():
+                for kind, value in row.items():
+                    assert fast.expected[owner][kind] == pytest.approx(float(value), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_uno_2_beliefs_never_contradict_the_truth(seed: int) -> None:
+    """Every kind an unknown hand (or the deck) truly holds is possible, every kind it lacks
+    is not certain, and the expected counts add up to the true sizes."""
+    events = match(seed, "uno-2", ("greedy", "random"))
+    observers = ("S", SPECTATOR) if seed == 0 else ("N",)
+    for observer in observers:
+        belief = UnoBelief(observer, "uno-2")
+        referee = None
+        statuses = Counter()
+        for event in events[:min(len(events) - 1, 50)]:
+            referee = evolve(referee, event)
+            belief.apply(UNO.view(event, observer))
+            snapshot = belief.snapshot_dict()
+            statuses[snapshot["status"]] += 1
+            if not belief.ledger.ready:
+                continue
+            assert snapshot["model"].startswith("uniform")
+            if snapshot["status"] not in ("exact", "relaxed"):
+                continue  # (a relaxed count keeps every consistent deal: the truth too)
+            holders = {s: Counter(referee.hands[s]) for s in belief.ledger.unknown}
+            holders[DECK] = Counter(referee.deck)
+            for holder, truth in holders.items():
+                row = snapshot["marginals"][holder]
+                for kind in referee.variant.deck.kinds():
+                    if truth[kind]:
+                        assert row.get(kind, 0) > 0, (observer, event.seq, holder, kind)
+                    else:
+                        assert row.get(kind, 0) < 1, (observer, event.seq, holder, kind)
+                size = referee.deck_count if holder == DECK else referee.counts[holder]
+                assert sum(snapshot["expected"][holder].values()) == pytest.approx(size)
+        assert statuses["exact"] > 0
+
+
+def test_over_budget_a_labelled_relaxation_that_keeps_the_truth() -> None:
+    events = match(RESHUFFLED[1])
+    small = UnoBelief("S", "uno-2-mini", budget=4)
+    exact = UnoBelief("S", "uno-2-mini")
+    referee = None
+    differed = 0
+    for event in events[:-1]:
+        referee = evolve(referee, event)
+        small.apply(UNO.view(event, "S"))
+        exact.apply(UNO.view(event, "S"))
+        relaxed, truth = small.snapshot_dict(), exact.snapshot_dict()
+        if relaxed["status"] != "relaxed":
+            continue
+        assert truth["status"] == "exact" and relaxed["consistent_deals"] is None
+        assert "without the 'nothing to play' checks up to seq" in relaxed["estimate"]
+        for kind in Counter(referee.hands["N"]):
+            assert relaxed["marginals"]["N"][kind] > 0
+        differed += relaxed["marginals"] != truth["marginals"]  # wider: it forgot something
+    assert differed > 0
