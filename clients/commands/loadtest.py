@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
                     figures = go(url, tables)
                 figures["mode"] = ("one-process" if deployment is None
                                    else f"mqtt+{deployment.workers}w")
-                if deployment is not None and args.pace is None:
+                if deployment is not None:
                     figures.update(workers)
                     events = figures.get("server_events") or 0
                     figures["worker_cpu_ms_per_event"] = (

@@ -426,6 +426,7 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
     finally:
         deadline.at = 0.0  # every seat stops at its next look at the clock
         await asyncio.gather(*tasks, return_exceptions=True)
+    after = await asyncio.to_thread(fetch_health, health)
     held = [step for step in steps if step["held"]]
     best = held[-1] if held else None
     growth = (best["server_rss_mb"] - before.get("rss_bytes", 0) / 2**20) * 1024 if best else 0
@@ -442,6 +443,7 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
         "stopped_by": limit,
         "server_rss_per_table_kb": round(growth / best["tables"], 1) if best else None,
         "server_rss_per_connection_kb": round(growth / best["connections"], 1) if best else None,
+        "server_events": after.get("events", 0) - before.get("events", 0),
         "steps": steps,
     }
 
@@ -464,6 +466,10 @@ def paced_report(figures: dict[str, Any]) -> str:
         f"connections); stopped by {figures['stopped_by']}; server memory "
         f"{figures['server_rss_per_table_kb']} KB per table, "
         f"{figures['server_rss_per_connection_kb']} KB per connection")
+    if figures.get("worker_cpu_ms_per_event") is not None:
+        lines.append(f"workers: {figures['worker_cpu_ms_per_event']} ms CPU per event, "
+                     f"{figures['worker_folds_per_event']} folds per event "
+                     f"({figures['server_events']} events)")
     return "\n".join(lines)
 
 

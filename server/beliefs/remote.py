@@ -18,7 +18,7 @@ import asyncio
 import json
 import time
 from collections import deque
-from typing import Protocol
+from typing import Any, Protocol
 
 from server.feeds.bus import Bus, Envelope, Unsubscribe
 from server.feeds.mqtt_link import MqttLink
@@ -26,12 +26,18 @@ from server.feeds.topics import Topics
 from server.metrics import Metrics, Window
 from server.table_game import TableGame
 
+CARRY_MAX = 64
+"""A notification carries the events since the last one (the worker then folds without
+reading the store) when they are at most this many; more (a recovered table), it reads."""
+
 
 class WatchedTable(Protocol):
-    """What remote inference needs of a table: its id, its game's audiences, its head seq."""
+    """What remote inference needs of a table: its id, its game's audiences, its head seq,
+    and its referee log (the events a notification carries to the worker)."""
 
     table_id: str
     game: TableGame
+    log: list[Any]
 
     @property
     def last_seq(self) -> int: ...
@@ -47,6 +53,8 @@ class _Watch:
         self.latest = dict.fromkeys(table.game.audiences, 0)
         self.stamps: deque[tuple[int, float]] = deque()
         self.notified_seq = 0
+        self.carried = 0
+        """The newest seq whose event a notification carried (the next carries the rest)."""
         """The newest seq a notification has covered (for the commit -> notify stage)."""
         self.notified: deque[tuple[int, float]] = deque()
         """(seq, when) of notifications whose beliefs have not all come back."""
@@ -161,6 +169,8 @@ class RemoteInference:
                                           "t": round(time.time(), 4)}
             if again:
                 message["again"] = True
+            if watch is not None:
+                self._carry(watch, seq, message)
             payload = json.dumps(message)
             self.link.publish(self.topics.work(table_id), payload, qos=1)
             self.notifications += 1
@@ -172,6 +182,25 @@ class RemoteInference:
                         self.commit_to_notify.add((now - stamp) * 1000.0)
                 watch.notified_seq = max(watch.notified_seq, seq)
                 watch.notified.append((seq, now))
+
+    def _carry(self, watch: _Watch, seq: int, message: dict[str, object]) -> None:
+        """Put the events after the last carried one, up to `seq`, into `message`: the
+        worker holding the table then folds them as they are, without a store read. (They
+        are the referee's events: the work topics are for servers and workers only.)"""
+        log = watch.table.log
+        first = watch.carried + 1
+        if seq < first or len(log) < seq:
+            return
+        if seq - first >= CARRY_MAX:  # too many: the worker reads them; carry from here on
+            watch.carried = seq
+            return
+        events = log[first - 1:seq]
+        if getattr(events[0], "seq", first) != first or getattr(events[-1], "seq", seq) != seq:
+            return  # not a log indexed by seq: the worker reads the store
+        to_dict = watch.table.game.game.event_to_dict
+        message["from"] = first
+        message["events"] = [to_dict(event) for event in events]
+        watch.carried = seq
 
     def _arm(self, watch: _Watch, seq: int) -> None:
         if watch.timer is not None:

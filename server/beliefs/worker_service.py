@@ -23,7 +23,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from pydantic_core import from_json
 
@@ -35,7 +35,7 @@ from server.feeds.mqtt_link import MqttLink
 from server.feeds.topics import Topics, partition_of
 from server.logs import log
 from server.metrics import Window
-from storage import EventStore, StoredEvent
+from storage import EventStore
 
 READ_BATCH = 64
 """Tables processed together: one store read (one round trip) for the whole batch."""
@@ -142,6 +142,10 @@ class InferenceService:
         self.read_seconds = 0.0
         self.compute_seconds = 0.0
         self._received: dict[str, float] = {}
+        self._carried: dict[str, dict[int, dict[str, Any]]] = {}
+        """Events (payloads by seq) that notifications carried, not folded yet."""
+        self.reads = 0
+        """Store reads (one per batch that needed one): rebuilds and gaps, not steady play."""
         self.stages = {name: Window() for name in ("transit", "queue", "read", "fold")}
         """Belief lag at this worker, by stage (ms): the notification's trip from the server
         (wall clocks: exact on one machine, skewed across machines), waiting here for its
@@ -162,7 +166,7 @@ class InferenceService:
         self.partitions.close()
         await self.link.stop()
         log("worker_stopped", notifications=self.notifications, beliefs=self.beliefs,
-            folds=self.folds, rebuilds=self.rebuilds, partitions=len(self.held),
+            folds=self.folds, rebuilds=self.rebuilds, reads=self.reads, partitions=len(self.held),
             gained=self.gained, foreign=self.foreign, read_s=round(self.read_seconds, 2),
             compute_s=round(self.compute_seconds, 2), cpu_s=round(time.process_time(), 3),
             **{f"{name}_{q}_ms": window.summary()[q] for name, window in self.stages.items()
@@ -200,7 +204,7 @@ class InferenceService:
 
     def _forget_partitions(self, lost: Collection[int]) -> None:
         count = self.topics.partitions
-        for store in (self.tables, self._pending, self._received):
+        for store in (self.tables, self._pending, self._received, self._carried):
             for table_id in [t for t in store if partition_of(t, count) in lost]:
                 del store[table_id]
 
@@ -217,6 +221,11 @@ class InferenceService:
             if "t" in data:
                 self.stages["transit"].add(max(0.0, time.time() - float(data["t"])) * 1000.0)
             self._received.setdefault(table_id, time.monotonic())
+            events = data.get("events")
+            if events:
+                first = int(data["from"])
+                self._carried.setdefault(table_id, {}).update(
+                    {first + i: event for i, event in enumerate(events)})
             self._want(table_id, seq, bool(data.get("again")))
 
     def _want(self, table_id: str, seq: int, again: bool) -> None:
@@ -257,9 +266,14 @@ class InferenceService:
             self.tables.move_to_end(table_id)
             tables.touched = time.monotonic()
             if not tables.broken and (seq > tables.published or again):
-                wanted[table_id] = tables.folded
+                carried = self._take_carried(table_id, tables.folded, seq)
+                if carried is None:
+                    wanted[table_id] = tables.folded
+                else:  # the notification brought the events: no store read
+                    self._publish(tables, carried, seq)
         if not wanted:
             return
+        self.reads += 1
         started = time.perf_counter()
         try:
             stored = await asyncio.to_thread(self.store.read_many, wanted)
@@ -270,21 +284,40 @@ class InferenceService:
         self.stages["read"].add((time.perf_counter() - started) * 1000.0)
         for table_id, records in stored.items():
             tables = self.tables.get(table_id)
+            self._carried.pop(table_id, None)
             if tables is not None:  # (forgotten while we read: nothing to publish to)
-                self._publish(tables, records, batch[table_id][0])
+                self._publish(tables, [r.payload for r in records], batch[table_id][0])
                 await asyncio.sleep(0)  # read the socket between tables: acks, notifications
 
-    def _publish(self, tables: TableBeliefs, stored: list[StoredEvent], seq: int) -> None:
-        """Fold `stored` into every audience's belief and publish each, retained."""
+    def _take_carried(self, table_id: str, folded: int,
+                      seq: int) -> list[dict[str, Any]] | None:
+        """The events after `folded` up to at least `seq`, if the notifications carried
+        them all (else None: the store fills the gap, e.g. a lost notification, a rebuild)."""
+        carried = self._carried.get(table_id)
+        if not carried:
+            return None
+        for old in [s for s in carried if s <= folded]:
+            del carried[old]
+        events = []
+        while folded + 1 + len(events) in carried:
+            events.append(carried.pop(folded + 1 + len(events)))
+        if folded + len(events) < seq:
+            carried.update({folded + 1 + i: e for i, e in enumerate(events)})
+            return None
+        return events
+
+    def _publish(self, tables: TableBeliefs, stored: list[dict[str, Any]], seq: int) -> None:
+        """Fold the events `stored` (payloads) into every audience's belief and publish
+        each, retained."""
         started = time.perf_counter()
         table_id = tables.table_id
         if tables.folded + len(stored) < seq:
             return  # not visible yet: the notification overtook the commit (cannot happen
             # with a committed-then-published server; kept as a guard), the watchdog re-asks
         try:
-            for record in stored:
-                game = tables.game or tables.start(record.payload, self.games)
-                event = game.parse_event(record.payload)
+            for payload in stored:
+                game = tables.game or tables.start(payload, self.games)
+                event = game.parse_event(payload)
                 for audience, belief in tables.beliefs.items():
                     belief.apply(game.view(event, audience))
                 self.folds += len(tables.beliefs)
@@ -311,3 +344,4 @@ class InferenceService:
                 if now - b.touched > (60.0 if b.finished else IDLE_SECONDS)]
         for table_id in idle:
             del self.tables[table_id]
+            self._carried.pop(table_id, None)

@@ -152,9 +152,14 @@ async def test_each_event_is_folded_once_per_audience_across_the_pool(
 
             await until(all_ended, "every match ended", 60)
             head = heads(pg_url, tables)
-            await until(lambda: all(beliefs.get((t, o), 0) == head[t]
-                                    for t in tables for o in AUDIENCES),
-                        "every observer's belief at the head", 60)
+            try:
+                await until(lambda: all(beliefs.get((t, o), 0) == head[t]
+                                        for t in tables for o in AUDIENCES),
+                            "every observer's belief at the head", 60)
+            except AssertionError:
+                behind = {(t, o): (beliefs.get((t, o)), head[t], owners[partition_of(t)])
+                          for t in tables for o in AUDIENCES if beliefs.get((t, o)) != head[t]}
+                raise AssertionError(f"beliefs behind the head: {behind}") from None
         assert leases.owners() == owners, "no partition moved during the run"
         stages = health(port)["belief_stages_ms"]  # the server names its stages
         assert stages["notify_to_all_beliefs"]["n"] > 0 and stages["commit_to_notify"]["n"] > 0
@@ -172,6 +177,7 @@ async def test_each_event_is_folded_once_per_audience_across_the_pool(
         assert figures["folds"] == sum(head[t] for t in mine) * len(AUDIENCES), (name, figures)
         assert figures["rebuilds"] == len(mine), (name, figures)
         assert "fold_p99_ms" in log.read_text() and "transit_p50_ms" in log.read_text()
+        print(name, figures)
 
 
 async def test_worker_killed_mid_match_its_partitions_taken_over(
