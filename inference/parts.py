@@ -21,6 +21,7 @@ counted with two solves instead of one per tile.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from games.dominoes.tiles import Tile
 from inference.classes import POOL, Position
@@ -51,6 +52,17 @@ def _count_or_none(position: Position) -> tuple[int, dict[Tile, list[int]]] | No
         return tile_counts(position)
     except Infeasible:
         return None
+
+
+PARTS_CACHE = 1024
+"""Conditions counted on positions kept (each a few KB): their counts are reused as is."""
+
+
+@lru_cache(maxsize=PARTS_CACHE)
+def _parts_count(condition: Condition, holders: tuple[str, ...], counts: tuple[int, ...],
+                 allowed: tuple[tuple[Tile, int], ...]) -> Count:
+    """`condition._count` of the position with these contents (hashable, so cached)."""
+    return condition._count(Position(holders, dict(allowed), counts))
 
 
 @dataclass(frozen=True)
@@ -92,7 +104,13 @@ class Condition:
         return out
 
     def count(self, position: Position) -> Count:
-        """Deals of `position` satisfying the condition: the parts' counts added up."""
+        """Deals of `position` satisfying the condition: the parts' counts added up (one
+        solve per part; the same condition on the same position, e.g. every match's first
+        hand seen by a spectator, is counted once: `_parts_count` keeps the last ones)."""
+        return _parts_count(self, position.holders, position.counts,
+                            tuple(sorted(position.allowed.items())))
+
+    def _count(self, position: Position) -> Count:
         total = 0
         counts: dict[Tile, list[int]] = {t: [0] * len(position.holders)
                                          for t in position.allowed}
