@@ -146,6 +146,8 @@ def test_the_turn_clock_plays_for_you_and_you_are_told(
                            " && window.__app.state.phase === 'playing'", timeout=20_000)
     page.wait_for_selector("#clock .clock-seat.mine")
     assert "Your clock" in page.text_content("#clock")
+    page.wait_for_selector(".seat[data-seat=S] header .seat-clock")  # on the seat, too
+    assert page.text_content(".seat[data-seat=S] .seat-clock").endswith(" s")
     assert page.title().startswith("▶ Your turn")
     page.wait_for_selector("#stand-in-note li", timeout=15_000)
     info = table_info(web_server, table_id)

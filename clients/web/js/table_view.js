@@ -158,20 +158,44 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     }
   }
 
+  // The running clocks on the seats themselves too (where the renderer draws `.seat[data-seat]`).
+  function seatClocks(left) {
+    for (const tag of boardEl.querySelectorAll(".seat-clock")) {
+      if (!(tag.dataset.seat in left)) tag.remove();
+    }
+    for (const [seat, secs] of Object.entries(left)) {
+      const head = boardEl.querySelector(`.seat[data-seat="${CSS.escape(seat)}"] header`);
+      if (!head) continue;
+      let tag = head.querySelector(".seat-clock");
+      if (!tag) {
+        tag = document.createElement("span");
+        tag.className = "seat-clock";
+        tag.dataset.seat = seat;
+        head.append(tag);
+      }
+      const text = `⏱ ${Math.ceil(secs)} s`;
+      if (tag.textContent !== text) tag.textContent = text;
+    }
+  }
+
   function renderClock() {
     const info = app.info;
     const running = info && info.turn_clock ? Object.entries(info.clocks || {}) : [];
     if (!running.length || app.state.phase === "finished") {
       clockEl.textContent = info && info.turn_clock ? `Turn clock: ${info.turn_clock} s a move.` : "";
       clockEl.dataset.left = "";
+      seatClocks({});
       return;
     }
     const now = Date.now() / 1000;
+    const left = {};
     clockEl.innerHTML = running.map(([seat, started]) => {
-      const left = Math.max(0, Math.min(info.turn_clock, info.turn_clock - (now - started - (app.infoSkew || 0))));
-      return `<span class="clock-seat${seat === me ? " mine" : ""}" data-seat="${esc(seat)}" data-left="${left.toFixed(1)}">` +
-        `${seat === me ? "Your clock" : `${esc(renderer.seatName(seat))}'s clock`}: ${Math.ceil(left)} s</span>`;
+      const secs = Math.max(0, Math.min(info.turn_clock, info.turn_clock - (now - started)));
+      left[seat] = secs;
+      return `<span class="clock-seat${seat === me ? " mine" : ""}" data-seat="${esc(seat)}" data-left="${secs.toFixed(1)}">` +
+        `${seat === me ? "Your clock" : `${esc(renderer.seatName(seat))}'s clock`}: ${Math.ceil(secs)} s</span>`;
     }).join(" ") + ` <span class="muted">(then a stand-in moves)</span>`;
+    seatClocks(left);
   }
 
   // The stand-in moves made for me that I have not been told of, in a note that stays.
@@ -208,6 +232,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     renderStandInNote();
     renderLog();
     if (!failed) live.render();
+    renderClock();
   }
 
   // This table's entry in `list_tables` (following pages if the server pages them).
@@ -315,6 +340,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     live.afterEvent(ev);
     renderLog();
     renderStandInNote();
+    if (app.info && app.info.turn_clock) renderClock(); // the board was redrawn: its seat clocks too
     if (ev.type === "match_started") renderInvites();
     if (ev.type === "match_ended") renderRematch();
     if (ev.type === "match_started" || ev.type === "match_ended" || (app.info && app.info.turn_clock)) fetchInfo();
