@@ -65,7 +65,9 @@ class UnoBelief:
             return {**head, "status": "waiting for the deal", "consistent_deals": None,
                     "marginals": {}}
         head.update(hand_counts=dict(state.counts), deck_count=state.deck_count,
-                    top=state.top, colour=state.colour)
+                    top=state.top, colour=state.colour,
+                    remaining={**{s: state.counts[s] for s in self.ledger.unknown},
+                               DECK: state.deck_count})
         if self.over is not None:
             return {**head, "status": "over", "consistent_deals": 1, "marginals": {},
                     "revealed": self.over.hands}
