@@ -69,7 +69,7 @@ class NotAll(Generic[Item]):
         return _outside(self, where)
 
 
-FEW_TERMS = 32
+FEW_TERMS = 128
 """Up to this many inclusion–exclusion terms, `count_cheapest` does not try the parts: their
 enumeration (a simplification per part) costs more than the solves it could save."""
 
