@@ -10,12 +10,14 @@ the stand-in played for them; the replay list shows a match in play's current sc
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 from websockets.sync.client import connect
 
-from tests.web.conftest import WebServer, screenshot
+from tests.web.conftest import ROOT, WebServer, free_port, screenshot
 from tests.web.test_browser import (
     app,
     move_once,
@@ -274,3 +276,59 @@ def test_a_rematch_keeps_the_seats(browser: Any, web_server: WebServer) -> None:
     finally:
         host_ctx.close()
         friend_ctx.close()
+
+
+def start_server(db: Any, port: int) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "clients.cli", "serve", "--port", str(port), "--db", str(db),
+         "--bot-delay", "0.02"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = WebServer(f"http://127.0.0.1:{port}", port, db, process)
+    wait_for(lambda: _healthy(server) or process.poll() is not None, timeout=20,
+             what="the server to start")
+    assert process.poll() is None, "the server did not start"
+    return process
+
+
+def _healthy(server: WebServer) -> bool:
+    try:
+        server.get_json("/healthz")
+        return True
+    except OSError:
+        return False
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def test_stand_in_moves_survive_a_restart(tmp_path: Any) -> None:
+    """The stand-in's moves are kept in the table's seats stream: after a restart the table
+    still lists them (and its clock), so a returning person is still told."""
+    db, port = tmp_path / "clock.sqlite3", free_port()
+    server = WebServer(f"http://127.0.0.1:{port}", port, db, None)  # type: ignore[arg-type]
+    process = start_server(db, port)
+    try:
+        with connect(f"ws://127.0.0.1:{port}/ws") as ws:
+            ws.send(json.dumps({"type": "create_table", "id": 1, "turn_clock": 1,
+                                "bots": {s: "greedy" for s in "WNE"}, "target": 500}))
+            table_id = json.loads(ws.recv(timeout=10))["table_id"]
+            ws.send(json.dumps({"type": "join", "id": 2, "table_id": table_id, "seat": "S",
+                                "name": "sleepy"}))
+        before = wait_for(lambda: table_info(server, table_id)["stand_ins"] or None,
+                          timeout=30, what="a stand-in's move")
+    finally:
+        stop(process)
+    process = start_server(db, port)
+    try:
+        after = table_info(server, table_id)
+        assert after["turn_clock"] == 1
+        assert after["stand_ins"][: len(before)] == before
+        assert all(m["seat"] == "S" and m["reason"] == "clock" for m in before)
+        events = stored_events(server, table_id)
+        assert all(events[m["seq"] - 1].seat == "S" for m in before)
+    finally:
+        stop(process)
