@@ -13,6 +13,7 @@ from games.uno.bots import GreedyBot, RandomBot
 from games.uno.check import check_log
 from games.uno.commands import Deal, Reshuffle, StartMatch
 from games.uno.events import GAME, event_to_dict, parse_event
+from games.uno.pimc import PimcBot
 from games.uno.rules import decide, legal_moves
 from games.uno.state import UnoState, evolve
 from games.uno.variants import SEATS, VARIANTS
@@ -80,7 +81,7 @@ class Uno:
         check_log(events)
 
     def bots(self) -> Mapping[str, Bot]:
-        return {"random": RandomBot(), "greedy": GreedyBot()}
+        return {"random": RandomBot(), "greedy": GreedyBot(), "pimc": PimcBot()}
 
 
 UNO = Uno()
