@@ -74,7 +74,7 @@ class UnoBelief:
         position = self.ledger.position()
         if state_bound(position) <= self.budget:
             result = Programme(position, exact=self.integers).result()
-            body = _exact_body(result.expected, result.at_least_one)
+            body = _exact_body(result.expected, result.at_least)
             return {**head, **body, "status": "exact", "consistent_deals": result.total,
                     "arithmetic": "python ints" if self.integers else "float64",
                     "entropy_bits": round(math.log2(result.total), 3),
@@ -93,7 +93,7 @@ class UnoBelief:
             if state_bound(relaxed) <= self.budget:
                 break
         result = Programme(relaxed, exact=self.integers).result()
-        return {**_exact_body(result.expected, result.at_least_one), "status": "relaxed",
+        return {**_exact_body(result.expected, result.at_least), "status": "relaxed",
                 "estimate": f"relaxed: the exact count without the 'nothing to play' checks "
                             f"up to seq {until} (exact needs {state_bound(self.ledger.position())}"
                             f" states, the budget is {self.budget}); its error is measured in "
@@ -101,10 +101,21 @@ class UnoBelief:
                 "facts": []}
 
 
-def _exact_body(expected: dict[str, dict[str, Any]], at_least: dict[str, dict[str, Any]]) -> JSON:
+def _exact_body(expected: dict[str, dict[str, Any]],
+                at_least: dict[str, dict[str, list[Any]]]) -> JSON:
+    """`marginals`: holder -> item -> probability, where item "r7" is "holds at least one r7"
+    and "r7>=2" "holds at least two" (so expected copies = the sum over a kind's items, and
+    the live belief message carries both); `expected`: holder -> kind -> expected copies."""
+    marginals: JSON = {}
+    for owner, row in at_least.items():
+        items: dict[str, float] = {}
+        for kind, tail in row.items():
+            for j, p in enumerate(tail, start=1):
+                if p:
+                    items[kind if j == 1 else f"{kind}>={j}"] = float(p)
+        marginals[owner] = items
     return {
-        "marginals": {o: {k: float(p) for k, p in row.items() if p}
-                      for o, row in at_least.items()},
+        "marginals": marginals,
         "expected": {o: {k: float(e) for k, e in row.items() if e}
                      for o, row in expected.items()},
     }

@@ -163,6 +163,8 @@ class Result:
     """owner -> kind -> expected copies held now (DECK: in the deck)."""
     at_least_one: dict[str, dict[str, Fraction | float]]
     states: int
+    at_least: dict[str, dict[str, list[Fraction | float]]] = field(default_factory=dict)
+    """owner -> kind -> [P(>= 1 copy), P(>= 2), ...] up to the kind's copies."""
 
 
 class Programme:
@@ -224,6 +226,7 @@ class Programme:
         owners = self.position.owners()
         expected: dict[str, dict[str, Fraction | float]] = {o: {} for o in [*owners, DECK]}
         at_least: dict[str, dict[str, Fraction | float]] = {o: {} for o in [*owners, DECK]}
+        at_least_n: dict[str, dict[str, list[Fraction | float]]] = {}
         for i, kind in enumerate(self.kinds):
             options = self.options[i]
             mass = []
@@ -236,12 +239,18 @@ class Programme:
                     sum(m * opt.held[o] for m, opt in zip(mass, options, strict=True)))
                 at_least[owner][kind] = self._ratio(
                     sum(m for m, opt in zip(mass, options, strict=True) if opt.held[o]))
+            for o, owner in enumerate([*owners, DECK]):
+                copies = [opt.held[o] if owner != DECK else opt.deck for opt in options]
+                top = max(copies, default=0)
+                tail = [self._ratio(sum(m for m, n in zip(mass, copies, strict=True) if n >= j))
+                        for j in range(1, top + 1)]
+                at_least_n.setdefault(owner, {})[kind] = tail
             expected[DECK][kind] = self._ratio(
                 sum(m * opt.deck for m, opt in zip(mass, options, strict=True)))
             at_least[DECK][kind] = self._ratio(
                 sum(m for m, opt in zip(mass, options, strict=True) if opt.deck))
         states = math.prod(self.shape)
-        return Result(self.total * self.position.factor, expected, at_least, states)
+        return Result(self.total * self.position.factor, expected, at_least, states, at_least_n)
 
     def _ratio(self, part: Any) -> Fraction | float:
         return Fraction(int(part), int(self.total)) if self.exact else float(part) / self.total

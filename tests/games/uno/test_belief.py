@@ -115,6 +115,9 @@ def test_uno_2_beliefs_never_contradict_the_truth(seed: int) -> None:
                         assert row.get(kind, 0) > 0, (observer, event.seq, holder, kind)
                     else:
                         assert row.get(kind, 0) < 1, (observer, event.seq, holder, kind)
+                for kind, e in snapshot["expected"][holder].items():  # E = sum_j P(>= j)
+                    tail = [p for item, p in row.items() if item.split(">=")[0] == kind]
+                    assert sum(tail) == pytest.approx(e)
                 size = referee.deck_count if holder == DECK else referee.counts[holder]
                 assert sum(snapshot["expected"][holder].values()) == pytest.approx(size)
         assert statuses["exact"] > 0
