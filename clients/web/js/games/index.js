@@ -5,3 +5,4 @@
 export { default as dominoes } from "./dominoes/index.js";
 export { default as texas42 } from "./texas42/index.js";
 export { default as clue } from "./clue/index.js";
+export { default as uno } from "./uno/index.js";
