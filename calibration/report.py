@@ -195,6 +195,7 @@ def score_match(match: StoredMatch, report: Report, betas: Mapping[str, float] |
             if snapshot.get("status") != "live":
                 continue
             uniform = by_item(snapshot.get("marginals") or {})
+            report.labels.setdefault(UNIFORM, str(snapshot.get("model") or UNIFORM))
             key = (match.match_id, str(moment.hand), observer, str(index))
             card = report.cards[UNIFORM]
             before = card.overall.positions
