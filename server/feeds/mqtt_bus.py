@@ -24,7 +24,7 @@ from server.feeds.topics import Topics
 from server.logs import log
 
 Key = tuple[str, str, str]
-_SEQ = re.compile(rb'^\{"type":"(?:event|belief)","table_id":"[A-Za-z0-9_-]+","seq":(\d+)')
+_SEQ = re.compile(rb'^\{"type":"(?:event|belief)","table_id":"([A-Za-z0-9_-]+)","seq":(\d+)')
 SEQ_WINDOW = 10_000
 """How far past the last delivered seq a message may be (a table never jumps that far)."""
 SUBSCRIBE_QOS = 0
@@ -53,6 +53,8 @@ class MqttBus:
         self.duplicates = 0
         self.unknown_game = 0
         """Events dropped because nobody here named the table's game (no reader follows it)."""
+        self.mismatched = 0
+        """Messages whose table (or a belief's observer) is not the one their topic names."""
         self.out_of_window = 0
         """Messages dropped for a seq too far ahead of the last one delivered (a forged
         seq 10^9 would otherwise make every later real one look like a duplicate)."""
@@ -132,7 +134,18 @@ class MqttBus:
         if key not in self._subscribers:
             return
         found = _SEQ.search(payload, 0, 200)  # our frames put the message's seq up front
-        seq = int(found.group(1)) if found else int(from_json(payload)["seq"])
+        if found:
+            seq, named = int(found.group(2)), found.group(1).decode()
+            observer = audience if kind == "event" or (
+                b'"observer":"' + audience.encode() + b'"') in payload[:400] else None
+        else:
+            data = from_json(payload)
+            seq, named = int(data["seq"]), data.get("table_id")
+            observer = audience if kind == "event" else data.get("observer")
+        if named != table_id or observer != audience:  # not the message its topic names
+            self.mismatched += 1
+            log("mqtt_topic_mismatch", topic=topic, table=named, observer=observer)
+            return
         last = self._last.get(key)
         if last is not None and seq > last + SEQ_WINDOW:
             self.out_of_window += 1

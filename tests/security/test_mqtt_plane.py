@@ -174,7 +174,8 @@ def test_credentials_come_from_the_url_or_the_environment(tmp_path: Path) -> Non
 
 async def test_a_seq_far_ahead_is_dropped_not_believed(broker: int) -> None:
     """Before: one `events/W` frame with seq 10^9 stalled a table for good (every later
-    real seq looked like a duplicate). The bus drops a seq far past the last delivered."""
+    real seq looked like a duplicate). The bus drops a seq far past the last delivered,
+    and a message whose table or observer is not the one its topic names."""
     from server.feeds.mqtt_bus import MqttBus
     from server.feeds.topics import Topics
 
@@ -192,5 +193,13 @@ async def test_a_seq_far_ahead_is_dropped_not_believed(broker: int) -> None:
         for seq in (1, 10**9, 2):
             bus.on_message(topics.beliefs("t1", "W"), belief(seq))
         assert got == [1, 2] and bus.out_of_window == 1
+        # a frame on W's topic that is S's belief, or another table's: not delivered
+        bus.on_message(topics.beliefs("t1", "W"), belief(3).replace(b'"W"', b'"S"'))
+        bus.on_message(topics.beliefs("t1", "W"), belief(3).replace(b'"t1"', b'"t2"'))
+        bus.on_message(topics.beliefs("t1", "W"), json.dumps(
+            {"seq": 3, "observer": "S", "table_id": "t1", "type": "belief"}).encode())
+        assert got == [1, 2] and bus.mismatched == 3
+        bus.on_message(topics.beliefs("t1", "W"), belief(3))
+        assert got == [1, 2, 3]
     finally:
         await link.stop()
