@@ -73,6 +73,9 @@ class Report:
     stderr_max: list[float] = field(default_factory=list)
     draws: int = 0
     """Importance draws in all (listed positions draw none)."""
+    split: dict[tuple[str, str], Scorecard] = field(default_factory=dict)
+    """(listed or sampled, model) -> both models on the positions the behaviour belief was
+    listed exactly at, and on the sampled ones: where its calibration comes from."""
 
     def to_dict(self) -> dict[str, Any]:
         models = {name: {"label": self.labels.get(name, name), **card.to_dict()}
@@ -91,12 +94,23 @@ class Report:
                 "draws_mean": round(self.draws / max(1, len(ess)), 1),
                 "stderr_max_median": sorted(self.stderr_max)[len(self.stderr_max) // 2]
                 if self.stderr_max else None,
+                "by_method": {how: {name: _brief(card) for (h, name), card in
+                                    sorted(self.split.items()) if h == how}
+                              for how in ("listed", "sampled")},
             }
             out["comparison"] = {
                 "log_loss_behaviour_minus_uniform":
                     paired_difference(self.cards[UNIFORM], self.cards[bhv.MODEL], cluster=2),
             }
         return out
+
+
+def _brief(card: Scorecard) -> dict[str, Any]:
+    bins = [b.to_dict() for b in card.reliability if b.count]
+    return {"positions": card.overall.positions, "items": card.overall.items,
+            "log_loss": round(card.overall.log_loss / max(1, card.overall.items), 6),
+            "bins_consistent": f"{sum(1 for b in bins if b['consistent'])}/{len(bins)}",
+            "reliability": [[b["mean_predicted"], b["observed"], b["count"]] for b in bins]}
 
 
 def stored_matches(store: EventStore, games: Registry = GAMES, variant: str | None = None,
@@ -228,6 +242,10 @@ def _score_behaviour(report: Report, raw: Belief | TwoPlayerBelief,
         options.samples, options.exact_budget, options.ess_target, options.max_samples)
     report.cards[bhv.MODEL].add_position(key, moment.move, weighted.marginals, moment.holders,
                                          uncertain_items(uniform))
+    how = "listed" if weighted.exact else "sampled"
+    for name, forecasts in ((UNIFORM, uniform), (bhv.MODEL, weighted.marginals)):
+        report.split.setdefault((how, name), Scorecard()).add_position(
+            key, moment.move, forecasts, moment.holders, uncertain_items(uniform))
     report.behaviour_positions += 1
     report.exact_positions += weighted.exact
     report.draws += 0 if weighted.exact else weighted.samples

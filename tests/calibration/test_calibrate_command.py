@@ -63,6 +63,10 @@ def test_json_report_scores_every_model(store: Path, tmp_path: Path,
     importance = behaviour["importance"]
     assert 0 < importance["exact_positions"] < importance["positions"]
     assert 24 <= importance["draws_mean"] <= 48  # more draws where the ESS fell short
+    split = importance["by_method"]
+    assert split["listed"]["uniform"]["positions"] == importance["exact_positions"]
+    assert split["sampled"]["behaviour:greedy"]["positions"] == \
+        importance["positions"] - importance["exact_positions"]
     comparison = report["comparison"]["log_loss_behaviour_minus_uniform"]
     assert comparison["positions"] == report["positions"]
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
