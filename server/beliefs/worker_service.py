@@ -167,7 +167,8 @@ class InferenceService:
         await self.link.stop()
         log("worker_stopped", notifications=self.notifications, beliefs=self.beliefs,
             folds=self.folds, rebuilds=self.rebuilds, reads=self.reads, partitions=len(self.held),
-            gained=self.gained, foreign=self.foreign, read_s=round(self.read_seconds, 2),
+            gained=self.gained, foreign=self.foreign, mqtt_published=self.link.published,
+            mqtt_dropped=self.link.dropped, read_s=round(self.read_seconds, 2),
             compute_s=round(self.compute_seconds, 2), cpu_s=round(time.process_time(), 3),
             **{f"{name}_{q}_ms": window.summary()[q] for name, window in self.stages.items()
                for q in ("p50", "p99")})
