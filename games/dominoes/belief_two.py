@@ -676,7 +676,14 @@ class TwoPlayerBelief(HandFold):
         names = [tile_name(t) for t in tiles]
         named = {h: {n: probs[t][i] for n, t in zip(names, tiles, strict=True)}
                  for i, h in enumerate(self.holders)}
-        ent = {n: entropy(list(probs[t])) for n, t in zip(names, tiles, strict=True)}
+        by_row: dict[tuple[float, ...], float] = {}  # tiles of one class share their row
+        ent = {}
+        for n, t in zip(names, tiles, strict=True):
+            row = probs[t]
+            bits = by_row.get(row)
+            if bits is None:
+                bits = by_row[row] = entropy(list(row))
+            ent[n] = bits
         items = self.facts()
         deals = self.count()
         return BeliefSnapshot(self.seq, self.observer, self.hand, self.status, method, deals,
