@@ -156,6 +156,8 @@ async def _seat(
     acted_at = -1
     move_at: float | None = None
     while not view.finished:
+        if move_at is not None and not (view.my_turn() and view.last_seq > acted_at):
+            move_at = None  # the turn moved on while thinking (a hand ended): think afresh
         wait = 0.5 if move_at is None else min(0.5, move_at - time.monotonic())
         message: object = None
         if not client.feed.empty():
