@@ -44,6 +44,9 @@ class Options:
     """Draw more (`samples` at a time) while the ESS is below this ..."""
     max_samples: int = 0
     """... up to this many draws in all."""
+    moves: int = 0
+    """> 0: resample-move after the draws (calibration.weighted.resample_move), this many
+    Metropolis proposals per unseen tile for each deal."""
     exact_budget: int = 2000
     """Positions with at most this many consistent deals are listed and weighted exactly."""
     seed: int = 0
@@ -73,6 +76,8 @@ class Report:
     stderr_max: list[float] = field(default_factory=list)
     draws: int = 0
     """Importance draws in all (listed positions draw none)."""
+    moved: int = 0
+    """Sampled positions that were resampled and moved."""
     split: dict[tuple[str, str], Scorecard] = field(default_factory=dict)
     """(listed or sampled, model) -> both models on the positions the behaviour belief was
     listed exactly at, and on the sampled ones: where its calibration comes from."""
@@ -88,6 +93,7 @@ class Report:
             models[bhv.MODEL]["importance"] = {
                 "positions": self.behaviour_positions,
                 "exact_positions": self.exact_positions,
+                "moved_positions": self.moved,
                 "ess_median": ess[len(ess) // 2] if ess else None,
                 # ESS, draws and errors are of the sampled positions (listed ones are exact)
                 "ess_p10": ess[len(ess) // 10] if ess else None,
@@ -239,7 +245,8 @@ def _score_behaviour(report: Report, raw: Belief | TwoPlayerBelief,
     weighted = behaviour_belief(
         uniform, int(consistent) if consistent is not None else None, remaining, parse_tile,
         tile_name, sampler, lambda deal: likelihood.log_weight(deal, index + 1, observer), rng,
-        options.samples, options.exact_budget, options.ess_target, options.max_samples)
+        options.samples, options.exact_budget, options.ess_target, options.max_samples,
+        options.moves)
     report.cards[bhv.MODEL].add_position(key, moment.move, weighted.marginals, moment.holders,
                                          uncertain_items(uniform))
     how = "listed" if weighted.exact else "sampled"
@@ -249,6 +256,7 @@ def _score_behaviour(report: Report, raw: Belief | TwoPlayerBelief,
     report.behaviour_positions += 1
     report.exact_positions += weighted.exact
     report.draws += 0 if weighted.exact else weighted.samples
+    report.moved += weighted.moved
     if weighted.exact:
         return
     report.ess.append(weighted.ess)

@@ -27,6 +27,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from inference.classes import Position
+from inference.counting import solve
+from inference.errors import Infeasible
+
 Deal = Mapping[str, Sequence[Any]]
 """Holder -> the unseen items it holds (as the exact sampler returns them)."""
 
@@ -40,6 +44,9 @@ class Weighted:
     ess: float
     samples: int
     exact: bool
+    moved: bool = False
+    """Resampled and moved (`resample_move`): `ess` is then the draws' before resampling,
+    and `stderr` treats the moved deals as independent (they are not quite)."""
 
     def to_dict(self) -> dict[str, object]:
         return {"exact": self.exact, "samples": self.samples, "ess": round(self.ess, 2),
@@ -123,10 +130,11 @@ def behaviour_belief(uniform: Mapping[str, Mapping[str, float]], consistent: int
                      name: Callable[[Any], str], draw: Callable[[random.Random], Deal],
                      log_weight: Callable[[Deal], float], rng: random.Random,
                      samples: int, exact_budget: int, ess_target: float = 0.0,
-                     max_samples: int = 0) -> Weighted:
+                     max_samples: int = 0, moves: int = 0) -> Weighted:
     """The behaviour belief at one position: exact listing when the consistent deals number
     at most `exact_budget`, else `samples` importance-weighted exact uniform draws, and
-    `samples` more at a time while the ESS is under `ess_target` (up to `max_samples`).
+    `samples` more at a time while the ESS is under `ess_target` (up to `max_samples`);
+    `moves` > 0: then resampled and moved (`resample_move`) where that is valid.
 
     `uniform`: item -> holder -> p (the exact uniform marginals); `consistent`: their
     consistent deal count; `counts`: each holder's number of unseen items; `draw`: one
@@ -145,7 +153,66 @@ def behaviour_belief(uniform: Mapping[str, Mapping[str, float]], consistent: int
         logs += [log_weight(d) for d in fresh]
         if len(deals) >= max_samples or _ess(logs) >= ess_target:
             break
+    if moves > 0:
+        support = {parse(item): tuple(h for h, p in row.items() if p > 0)
+                   for item, row in uniform.items()}
+        sizes = {h: counts[h] for h in _holders(uniform)}
+        if consistent is not None and assignments(support, sizes) == consistent:
+            moved = resample_move(deals, logs, support, log_weight, rng, moves)
+            result = weigh(moved, [0.0] * len(moved), name, uniform, exact=False)
+            return Weighted(result.marginals, result.stderr, _ess(logs), len(deals), False,
+                            moved=True)
     return weigh(deals, logs, name, uniform, exact=False)
+
+
+def assignments(support: Mapping[Any, Sequence[str]], counts: Mapping[str, int]) -> int:
+    """How many ways give each item a holder of its support and each holder its count
+    (the class-count DP); 0 when none."""
+    holders = tuple(sorted(counts))
+    allowed = {item: sum(1 << holders.index(h) for h in hs) for item, hs in support.items()}
+    try:
+        return solve(Position(holders, allowed, tuple(counts[h] for h in holders))).total
+    except Infeasible:
+        return 0
+
+
+def resample_move(deals: Sequence[Deal], log_weights: Sequence[float],
+                  support: Mapping[Any, Sequence[str]], log_weight: Callable[[Deal], float],
+                  rng: random.Random, moves: int) -> list[Deal]:
+    """Resample-move: draw len(deals) deals in proportion to their weights, then move each
+    by `moves` Metropolis proposals per item — swap two items between holders that may hold
+    them, accepted with probability min(1, L(new) / L(old)). The swap keeps every count and
+    is its own inverse (a symmetric proposal), so the chain leaves the behaviour posterior
+    over the assignments within the supports invariant: valid when those assignments are
+    exactly the consistent deals (the caller checks that their number is `consistent`)."""
+    w = _normalised(log_weights)
+    picks = rng.choices(range(len(deals)), weights=w, k=len(deals))
+    out: list[Deal] = []
+    for k in picks:
+        holder_of = {item: h for h, held in deals[k].items() for item in held}
+        names = list(deals[k])
+        items = sorted(holder_of)
+        current = log_weights[k]
+        for _ in range(moves * len(items)):
+            a, b = rng.sample(items, 2)
+            ha, hb = holder_of[a], holder_of[b]
+            if ha == hb or hb not in support[a] or ha not in support[b]:
+                continue
+            holder_of[a], holder_of[b] = hb, ha
+            proposed = log_weight(_deal(holder_of, names))
+            if proposed >= current or rng.random() < math.exp(proposed - current):
+                current = proposed
+            else:
+                holder_of[a], holder_of[b] = ha, hb
+        out.append(_deal(holder_of, names))
+    return out
+
+
+def _deal(holder_of: Mapping[Any, str], names: Sequence[str]) -> dict[str, list[Any]]:
+    deal: dict[str, list[Any]] = {h: [] for h in names}
+    for item, h in holder_of.items():
+        deal[h].append(item)
+    return deal
 
 
 def _ess(log_weights: Sequence[float]) -> float:

@@ -44,6 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "this (default 0: one batch)")
     parser.add_argument("--max-samples", type=int, default=0,
                         help="with --ess-target: at most this many draws per position")
+    parser.add_argument("--moves", type=int, default=0,
+                        help="resample-move: after the draws, this many Metropolis swap "
+                             "proposals per unseen tile for each deal (default 0: none)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (sampling, --play)")
     parser.add_argument("--limit", type=int, help="score at most this many matches")
     parser.add_argument("--play", type=int, metavar="N",
@@ -59,8 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.samples < 1:
-        raise CommandError("--samples must be at least 1")
+    if args.samples < 1 or args.moves < 0:
+        raise CommandError("--samples must be at least 1, --moves at least 0")
     if args.variant is not None:
         try:
             args.games.variant(args.variant)
@@ -70,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         _play(args)
     options = Options(args.variant, behaviour=not args.uniform_only, samples=args.samples,
                       seed=args.seed, max_matches=args.limit, ess_target=args.ess_target,
-                      max_samples=max(args.max_samples, args.samples))
+                      max_samples=max(args.max_samples, args.samples), moves=args.moves)
     with open_store(args.db) as store:
         try:
             result = calibrate(store, options, args.games, _progress).to_dict()

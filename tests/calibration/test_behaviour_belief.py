@@ -21,7 +21,7 @@ from calibration import behaviour as bhv
 from calibration.botmatches import bot_matches
 from calibration.temperature import Choice, choices, fit_beta
 from calibration.truth import tile_name
-from calibration.weighted import behaviour_belief, weigh
+from calibration.weighted import assignments, behaviour_belief, resample_move, weigh
 from games.dominoes.belief_two import TwoPlayerBelief
 from games.dominoes.commands import PassTurn, PlayTile
 from games.dominoes.events import HandDealt, Passed, TilePlayed
@@ -168,6 +168,19 @@ def test_exact_listing_and_importance_sampling_match_brute_force(match: list[Any
     assert z and max(abs(x) for x in z) < 4  # every error inside four reported bars
     assert sum(x * x for x in z) / len(z) < 3  # and the bars not far too narrow on average
     assert sampled.ess < len(deals)
+
+    # resample-move: valid here (the assignments within the supports are the consistent
+    # deals), and its moved deals close to the exact weighted marginals
+    support = {parse_tile(i): tuple(h for h, p in row.items() if p > 0)
+               for i, row in uniform.items()}
+    counts = {h: snapshot["remaining"][h] for h in ("N", "pool")}
+    assert assignments(support, counts) == kept
+    few = deals[:600]
+    moved = resample_move(few, [likelihood.log_weight(d, index + 1, observer) for d in few],
+                          support, lambda d: likelihood.log_weight(d, index + 1, observer),
+                          random.Random(4), moves=6)
+    shown = weigh(moved, [0.0] * len(moved), tile_name, None, exact=False)
+    assert max(abs(shown.marginals[i][h] - p) for (i, h), p in exact.items()) < 0.08
 
 
 def test_fast_greedy_scores_equal_strategy_greedy(match: list[Any]) -> None:
