@@ -293,8 +293,9 @@ def split(position: Position[Item], constraints: Sequence[NotAll[Item]], budget:
           depth: int | None = None) -> list[Simplified[Item]]:
     """Disjoint parts whose union is exactly the constrained deals (no signs).
 
-    Branch on the constraint with the fewest items: part i keeps items 1..i-1 inside their
-    masks and puts item i outside its mask. Each part is simplified again, which drops the
+    Branch on the constraint with the fewest items (ties: the one sharing most (item, mask)
+    pairs with the others): part i keeps items 1..i-1 inside their masks and puts item i
+    outside its mask, the items ordered so the first part settles the most other constraints. Each part is simplified again, which drops the
     constraints it satisfies (a seat forced to hold a card satisfies every other disjunction
     naming it) and prunes parts no deal fits (a hand over its size), so the parts are far
     fewer than the 3^k of a blind split. With `depth`, branching stops that deep and a part
@@ -312,10 +313,17 @@ def split(position: Position[Item], constraints: Sequence[NotAll[Item]], budget:
             if len(out) > budget:
                 raise TooManyTerms(f"over {budget} parts")
             return
-        pivot = min(simple.constraints, key=lambda c: len(c.within))
+        shared: dict[tuple[Item, int], int] = {}
+        for c in simple.constraints:
+            for pair in c.within:
+                shared[pair] = shared.get(pair, 0) + 1
+        # the shortest constraint, among those the one sharing the most with the others
+        pivot = min(simple.constraints, key=lambda c: (len(c.within),
+                                                       -sum(shared[p] for p in c.within)))
         rest = [c for c in simple.constraints if c is not pivot]
         allowed = dict(simple.position.allowed)
-        for t, mask in pivot.within:
+        # first the item whose placement outside its mask settles the most other constraints
+        for t, mask in sorted(pivot.within, key=lambda pair: -shared.get(pair, 0)):
             part = {**allowed, t: allowed[t] & ~mask}
             walk(Position(pos.holders, part, pos.counts), rest, level + 1)
             allowed[t] &= mask
