@@ -48,17 +48,29 @@ def _max_gap(a: dict[str, float], b: dict[str, float]) -> float:
     return max((abs(a.get(k, 0.0) - b.get(k, 0.0)) for k in {*a, *b}), default=0.0)
 
 
-def run(matches: int, seed: int) -> str:
-    rng = random.Random(seed)
+def _matches(count: int, rng: random.Random, seed: int, reshuffled: bool) -> list[list[Any]]:
+    """Seeded selfplay matches; with `reshuffled`, only those whose deck ran out (tried up to
+    50 times the count)."""
     bots = UNO.bots()
+    kept: list[list[Any]] = []
+    for m in range(50 * count if reshuffled else count):
+        pair = ("greedy", "random") if m % 2 == 0 else ("random", "greedy")
+        events = play_match(UNO, VARIANT, {"S": bots[pair[0]], "N": bots[pair[1]]}, rng,
+                            match_id=f"bench-{seed}-{m}")
+        if not reshuffled or any(e.type == "deck_reshuffled" for e in events):
+            kept.append(events)
+        if len(kept) == count:
+            break
+    return kept
+
+
+def run(matches: int, seed: int, reshuffled: bool = False) -> str:
+    rng = random.Random(seed)
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
     statuses: dict[str, int] = defaultdict(int)
     seed_gap: dict[str, list[float]] = defaultdict(list)
     relaxed_gap: list[float] = []
-    for m in range(matches):
-        pair = ("greedy", "random") if m % 2 == 0 else ("random", "greedy")
-        events = play_match(UNO, VARIANT, {"S": bots[pair[0]], "N": bots[pair[1]]}, rng,
-                            match_id=f"bench-{seed}-{m}")
+    for events in _matches(matches, rng, seed, reshuffled):
         for observer in ("S", "N", SPECTATOR):
             belief = UnoBelief(observer, VARIANT)
             approx = SeedBelief(observer) if observer != SPECTATOR else None
@@ -93,8 +105,9 @@ def run(matches: int, seed: int) -> str:
                         for owner in belief.ledger.unknown:
                             truth = {k: float(p) for k, p in exact.at_least_one[owner].items()}
                             relaxed_gap.append(_max_gap(snapshot["marginals"][owner], truth))
-    lines = [f"uno-2 belief, {matches} matches (greedy vs random, seats alternated), seed "
-             f"{seed}: apply + snapshot_dict at every event, CPU time",
+    which = " that reached a reshuffle" if reshuffled else ""
+    lines = [f"uno-2 belief, {matches} matches{which} (greedy vs random, seats alternated), "
+             f"seed {seed}: apply + snapshot_dict at every event, CPU time",
              f"{'view':10} {'position':28} {'updates':>7} {'p50 ms':>8} {'p99 ms':>8}"]
     for (view, group), values in sorted(times.items()):
         lines.append(f"{view:10} {group:28} {len(values):7d} "
@@ -119,8 +132,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only-reshuffled", action="store_true",
+                        help="time only matches whose deck ran out (long draw sequences)")
     args = parser.parse_args()
-    print(run(args.matches, args.seed))
+    print(run(args.matches, args.seed, args.only_reshuffled))
 
 
 if __name__ == "__main__":
