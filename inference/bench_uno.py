@@ -50,10 +50,10 @@ def _max_gap(a: dict[str, float], b: dict[str, float]) -> float:
 
 def _matches(count: int, rng: random.Random, seed: int, reshuffled: bool) -> list[list[Any]]:
     """Seeded selfplay matches; with `reshuffled`, only those whose deck ran out (tried up to
-    50 times the count)."""
+    500 times the count)."""
     bots = UNO.bots()
     kept: list[list[Any]] = []
-    for m in range(50 * count if reshuffled else count):
+    for m in range(500 * count if reshuffled else count):
         pair = ("greedy", "random") if m % 2 == 0 else ("random", "greedy")
         events = play_match(UNO, VARIANT, {"S": bots[pair[0]], "N": bots[pair[1]]}, rng,
                             match_id=f"bench-{seed}-{m}")
