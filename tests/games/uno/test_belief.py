@@ -96,7 +96,7 @@ def test_uno_2_beliefs_never_contradict_the_truth(seed: int) -> None:
         belief = UnoBelief(observer, "uno-2")
         referee = None
         statuses = Counter()
-        for event in events[:min(len(events) - 1, 50)]:
+        for event in events[:min(len(events) - 1, 35)]:
             referee = evolve(referee, event)
             belief.apply(UNO.view(event, observer))
             snapshot = belief.snapshot_dict()
