@@ -89,3 +89,23 @@ def arena(game: Game, variant: str, a: str, b: str, pairs: int, seed: int,
     return ArenaReport(game.name, variant, a, b, len(scores),
                        wins=sum(s == 1.0 for s in scores), draws=sum(s == 0.5 for s in scores),
                        losses=sum(s == 0.0 for s in scores))
+
+
+def pool_arena(reports: list[dict[str, Any]]) -> ArenaReport:
+    """One report for the matches of several runs of the same match-up (different seeds):
+    counts add up and the interval is recomputed from them (not averaged)."""
+    if not reports:
+        raise ValueError("nothing to pool")
+    first = reports[0]
+    keys = ("game", "variant", "a", "b")
+    for other in reports[1:]:
+        if any(other.get(k) != first.get(k) for k in keys):
+            raise ValueError("these reports are not the same match-up: "
+                             + ", ".join(f"{k} {first.get(k)!r} vs {other.get(k)!r}"
+                                         for k in keys if other.get(k) != first.get(k)))
+    try:
+        return ArenaReport(first["game"], first["variant"], first["a"], first["b"],
+                           *(sum(int(r[k]) for r in reports)
+                             for k in ("matches", "wins", "draws", "losses")))
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"not a tournament report of a game's own bots: {error!r}") from None

@@ -15,7 +15,7 @@ from clients.cli import CommandError
 from games.dominoes.game import DOMINOES
 from games.dominoes.variants import DEFAULT_VARIANT
 from games.interface import Game, UnknownGame
-from strategy.arena import arena
+from strategy.arena import arena, pool_arena
 from strategy.bots import BOTS
 from strategy.tournament import report, run, specs
 from strategy.tournament_pool import PoolError, pool
@@ -129,6 +129,13 @@ def _combine(args: argparse.Namespace) -> int:
             reports.append(json.loads(path.read_text()))
         except (OSError, ValueError) as error:
             raise CommandError(f"{path}: {error}") from error
+    if all("game" in r and "wins" in r for r in reports):  # another game's own bots
+        try:
+            figures = pool_arena(reports).to_dict()
+        except ValueError as error:
+            raise CommandError(str(error)) from error
+        print(json.dumps(figures, indent=2))
+        return 0
     try:
         figures = pool(reports)
     except PoolError as error:

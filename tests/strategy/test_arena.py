@@ -44,3 +44,29 @@ def test_the_winning_seats_come_from_the_game() -> None:
                      for log in result.logs)
     common = min(len(first), len(second))
     assert common >= 2 and first[:common] == second[:common]
+
+
+def test_runs_of_one_match_up_pool_by_adding_their_counts(tmp_path, capsys) -> None:
+    """`tournament --combine` of a game's own bots: two seeds' reports become one whose
+    counts are the sums and whose interval is recomputed; another match-up is refused."""
+    import json
+
+    from clients.cli import main
+    from strategy.tournament import wilson
+
+    runs = [arena(TOY, VARIANT, "random", "random", pairs=3, seed=seed).to_dict()
+            for seed in (1, 2)]
+    paths = []
+    for i, run in enumerate(runs):
+        paths.append(tmp_path / f"run{i}.json")
+        paths[-1].write_text(json.dumps(run))
+    assert main(["tournament", "--combine", *map(str, paths)]) == 0
+    pooled = json.loads(capsys.readouterr().out)
+    for key in ("matches", "wins", "draws", "losses"):
+        assert pooled[key] == runs[0][key] + runs[1][key]
+    low, high = wilson(pooled["wins"], pooled["matches"])
+    assert pooled["win_rate_ci95"] == [round(low, 4), round(high, 4)]
+    other = dict(runs[1], b="heaviest")
+    paths[1].write_text(json.dumps(other))
+    assert main(["tournament", "--combine", *map(str, paths)]) == 2
+    assert "not the same match-up" in capsys.readouterr().err
