@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 from games.interface import JSON, SPECTATOR
+from games.uno.cards import COLOUR_NAMES
 from games.uno.counting import DECK, Infeasible, Programme, state_bound
 from games.uno.events import MatchEnded
 from games.uno.ledger import Ledger
@@ -78,7 +79,8 @@ class UnoBelief:
             return {**head, **body, "status": "exact", "consistent_deals": result.total,
                     "arithmetic": "python ints" if self.integers else "float64",
                     "entropy_bits": round(math.log2(result.total), 3),
-                    "facts": facts(body["expected"], self.ledger.unknown)}
+                    "facts": facts(body["expected"], self.ledger.unknown,
+                                   state.variant.deck.colours)}
         return {**head, **self._relaxed(), "consistent_deals": None}
 
     def _relaxed(self) -> JSON:
@@ -121,15 +123,16 @@ def _exact_body(expected: dict[str, dict[str, Any]],
     }
 
 
-def facts(expected: JSON, unknown: tuple[str, ...]) -> list[str]:
-    """Plain-language certainties: a colour an unknown hand cannot hold, a card it must."""
+def facts(expected: JSON, unknown: tuple[str, ...], colours: tuple[str, ...]) -> list[str]:
+    """Plain-language certainties: a colour (or black) an unknown hand cannot hold."""
     out: list[str] = []
     for owner in unknown:
         row = expected.get(owner, {})
-        colours = {k[0] for k in expected.get(DECK, {}) if k[0] in "rygb"}
-        for colour in sorted(colours):
+        if not row:
+            continue
+        for colour in colours:
             if not any(k[0] == colour for k in row):
-                out.append(f"{owner} holds no {colour} card")
+                out.append(f"{owner} holds no {COLOUR_NAMES[colour]} card")
         if not any(k in row for k in ("W", "W+4")):
             out.append(f"{owner} holds no black card")
     return out

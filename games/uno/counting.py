@@ -19,7 +19,8 @@ was legal then. So the count of consistent labelled assignments is
 a dynamic programme over kinds whose state is how full each non-deck column is. Forward and
 backward passes give every kind's distribution in every column exactly, and walking the
 programme forward with the backward weights samples assignments exactly (no rejection).
-Counts are Python ints; probabilities are Fractions until the snapshot rounds them.
+Counts are Python ints (probabilities Fractions) or, for the 108-card deck, float64 (the
+same sums; a relative error near 1e-15, tested against the ints on the reduced deck).
 """
 
 from __future__ import annotations
