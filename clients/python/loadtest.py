@@ -509,6 +509,7 @@ def local_server(deployment: Deployment | None = None,
             sys.executable, "-m", "clients.cli", "serve", "--port", str(port),
             "--db", str(Path(tmp) / "load.sqlite3"), "--bot-delay", "0", "--hand-pause", "0",
             "--log-level", "WARNING",
+            "--tables-per-address", "1000000",  # every load-test table comes from 127.0.0.1
         ]
         workers: list[subprocess.Popen] = []
         worker_log = Path(tmp) / "workers.log"
