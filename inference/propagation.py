@@ -35,6 +35,21 @@ def _subset_sums(values: tuple[int, ...]) -> list[int]:
     return sums
 
 
+def _inside_counts(counts: dict[int, int], m: int) -> list[int]:
+    """inside[S] = tiles whose allowed set lies within S, for every S at once (a sum over
+    subsets: m passes over 2^m entries, where one sum per S over the classes cost 2^m times
+    the number of classes)."""
+    inside = [0] * (1 << m)
+    for mask, n in counts.items():
+        inside[mask] += n
+    for i in range(m):
+        bit = 1 << i
+        for s in range(len(inside)):
+            if s & bit:
+                inside[s] += inside[s ^ bit]
+    return inside
+
+
 def propagate(position: Position) -> Propagated:
     """Tighten allowed sets to the fixed point; raise Infeasible if no deal fits."""
     holders, r = position.holders, position.counts
@@ -55,8 +70,9 @@ def propagate(position: Position) -> Propagated:
         if counts.get(0):
             raise Infeasible("a tile no holder can have")
         tight = []
+        inside_of = _inside_counts(counts, m)
         for s in range(1, full):
-            inside = sum(n for mask, n in counts.items() if mask & ~s == 0)
+            inside = inside_of[s]
             if inside > r_of[s]:
                 names = " and ".join(holders_in(s, holders))
                 raise Infeasible(f"{inside} tiles can only be with {names}, who hold {r_of[s]}")
