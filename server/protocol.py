@@ -307,6 +307,11 @@ class BeliefMessage(_Message):
     facts: list[Any] = Field(description="Certainties found by propagation, in words.")
     remaining: dict[str, int] = Field(default_factory=dict, description="Tiles left per holder.")
     tile_entropy_bits: dict[str, float] = Field(default_factory=dict)
+    error_95: float | None = Field(
+        None, description="When the probabilities are an estimate (status 'estimate'), the "
+        "half-width of their 95% interval; null when they are exact.")
+    details: dict[str, Any] = Field(
+        default_factory=dict, description="The game's own further fields of its belief.")
 
 
 class AdviceMove(_Message):

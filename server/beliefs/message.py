@@ -28,7 +28,17 @@ def belief_body(snapshot: dict[str, Any]) -> dict[str, Any]:
         "facts": snapshot.get("facts", []),
         "remaining": snapshot.get("remaining", {}),
         "tile_entropy_bits": snapshot.get("tile_entropy_bits", {}),
+        "error_95": snapshot.get("error_95"),
+        "details": {k: v for k, v in snapshot.items() if k not in _BODY},
     }
+
+
+_BODY = frozenset({"seq", "observer", "model", "hand", "status", "consistent_deals",
+                   "entropy_bits", "marginals", "facts", "remaining", "tile_entropy_bits",
+                   "error_95", "method", "samples", "marginal_entropy_bits"})
+"""The snapshot keys the message names, and dominoes' own bookkeeping it does not send
+(method, samples, per-value entropies); the rest, a game's own (Texas 42's trump and phase,
+Clue's envelope, Uno's expected counts), go in `details`."""
 
 
 def belief_frame(table_id: str, snapshot: dict[str, Any]) -> str:
