@@ -100,12 +100,12 @@ def run(args: argparse.Namespace) -> int:
             plans += [(tables, Deployment(args.mqtt, args.db, workers))
                       for workers in args.workers]
 
-    def go(url: str, tables: int) -> dict:
+    def go(url: str, tables: int, worker_pids: list[int] | None = None) -> dict:
         if args.pace is not None:
             return asyncio.run(run_paced(
                 url, args.pace, start_tables=tables, ramp=args.ramp,
                 max_tables=args.max_tables, window=args.window, spectators=args.spectators,
-                variant=args.variant))
+                variant=args.variant, worker_pids=worker_pids))
         return asyncio.run(run_load(url, tables, args.spectators, args.seconds,
                                     variant=args.variant))
 
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
             for tables, deployment in plans:
                 workers: dict[str, Any] = {}
                 with local_server(deployment, workers) as url:
-                    figures = go(url, tables)
+                    figures = go(url, tables, workers.pop("pids", None))
                 figures["mode"] = ("one-process" if deployment is None
                                    else f"mqtt+{deployment.workers}w")
                 if deployment is not None:

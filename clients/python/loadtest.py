@@ -18,6 +18,7 @@ import bisect
 import collections
 import contextlib
 import json
+import os
 import random
 import re
 import secrets
@@ -359,6 +360,17 @@ BELIEF_BOUND_MS = 100.0
 """The bounds a paced ramp holds: play -> ack p99 and play -> all beliefs p99."""
 
 
+def process_cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU of these processes so far (Linux /proc; 0 for any that is gone)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
 def _window(values: list[float], start: int) -> float:
     return round(percentile(values[start:], 99), 2)
 
@@ -366,14 +378,15 @@ def _window(values: list[float], start: int) -> float:
 async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: float = 1.5,
                     max_tables: int = 2500, window: float = 15.0, spectators: int = 0,
                     variant: str = DEFAULT_VARIANT, games: Registry = GAMES, target: int = 100,
-                    ack_bound: float = ACK_BOUND_MS,
-                    belief_bound: float = BELIEF_BOUND_MS) -> dict[str, Any]:
+                    ack_bound: float = ACK_BOUND_MS, belief_bound: float = BELIEF_BOUND_MS,
+                    worker_pids: list[int] | None = None) -> dict[str, Any]:
     """Capacity at human pace: tables whose seats think `pace` seconds on average (seeded
     exponential times) are added in steps (x`ramp`) until a `window` of play breaks a bound
     (play -> ack p99 > `ack_bound` ms, or play -> all beliefs p99 > `belief_bound` ms) or
     `max_tables` is reached. Each step is measured after its tables are all seated; the
     largest step that held both bounds is the capacity. Beside each step: the server's CPU
-    and RSS (/healthz) and this load generator's own CPU, both as a share of one core."""
+    and RSS (/healthz) and this load generator's own CPU, both as a share of one core, and
+    with `worker_pids` (the deployment's workers) their CPU per event within the window."""
     health = health_url(url)
     seats = len(games.variant(variant).seats)
     figures = Figures()
@@ -402,10 +415,13 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
             ack_at, belief_at, moves_at = len(figures.ack_ms), len(figures.belief_ms), \
                 figures.moves
             server_at = await asyncio.to_thread(fetch_health, health)
+            workers_at = process_cpu_seconds(worker_pids or [])
             cpu_at, wall_at = time.process_time(), time.monotonic()
             await asyncio.sleep(window)
             server = await asyncio.to_thread(fetch_health, health)
+            workers_cpu = process_cpu_seconds(worker_pids or []) - workers_at
             wall = time.monotonic() - wall_at
+            events = server.get("events", 0) - server_at.get("events", 0)
             step = {
                 "tables": tables,
                 "connections": tables * (seats + spectators),
@@ -418,7 +434,11 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
                 "generator_cpu_pct": round(100 * (time.process_time() - cpu_at) / wall, 1),
                 "server_rss_mb": round(server.get("rss_bytes", 0) / 2**20, 1),
                 "server_loop_lag_ms": server.get("loop_lag_ms"),
+                "events": events,
             }
+            if worker_pids:
+                step["worker_cpu_ms_per_event"] = round(workers_cpu * 1000 / events, 3) \
+                    if events else None
             step["held"] = step["ack_p99_ms"] <= ack_bound and \
                 step["beliefs_p99_ms"] <= belief_bound
             steps.append(step)
@@ -462,7 +482,9 @@ def paced_report(figures: dict[str, Any]) -> str:
             f"{step['tables']:>7}{step['connections']:>7}{step['moves_per_s']:>9}"
             f"{step['ack_p99_ms']:>9}{step['beliefs_p99_ms']:>9}{step['server_cpu_pct']:>9}"
             f"{step['generator_cpu_pct']:>9}{step['server_rss_mb']:>8}  "
-            f"{'yes' if step['held'] else 'no'}")
+            f"{'yes' if step['held'] else 'no'}"
+            + (f"  workers {step['worker_cpu_ms_per_event']} ms CPU/event"
+               if step.get("worker_cpu_ms_per_event") is not None else ""))
     lines.append(
         f"held {figures['max_tables_held']} tables ({figures['max_connections_held']} "
         f"connections); stopped by {figures['stopped_by']}; server memory "
@@ -525,6 +547,8 @@ def local_server(deployment: Deployment | None = None,
                      "--db", db, "--topic-prefix", prefix, "--log-level", "INFO"],
                     cwd=ROOT, stderr=sink) for _ in range(deployment.workers)]
             _wait_for_spread(db, workers, deployment.workers)
+            if workers_report is not None:
+                workers_report["pids"] = [worker.pid for worker in workers]
         process = subprocess.Popen(command, cwd=ROOT)
         try:
             url = f"ws://127.0.0.1:{port}/ws"

@@ -13,6 +13,7 @@ from clients.python.loadtest import (
     BeliefTracker,
     Figures,
     paced_report,
+    process_cpu_seconds,
     report,
     run_load,
     run_paced,
@@ -164,3 +165,13 @@ async def test_belief_lag_is_reported_by_stage(url: str) -> None:
     assert stages["fold_snapshot_publish"]["n"] > 0
     assert stages["commit_to_turn"]["p50"] <= stages["commit_to_belief"]["p50"]
     assert "belief lag by stage" in report(figures)
+
+
+def test_process_cpu_is_read_for_live_processes_only() -> None:
+    import os
+
+    busy = time.process_time() + 0.05
+    while time.process_time() < busy:
+        pass
+    assert process_cpu_seconds([os.getpid()]) >= 0.05
+    assert process_cpu_seconds([2**22 + 12345]) == 0.0  # no such process: nothing counted
