@@ -1,7 +1,7 @@
 """A person plays Clue against two bots in real headless Chromium, against the real
 server (real WebSockets, a real SQLite file), with the detective notebook as the overlay.
 
-Created from the lobby form (variant clue-mini, P2 the default "greedy" bot, which is Clue's
+Created from the lobby form (variant clue-mini, P2 the default bot, Clue's
 infomax, P3 a random bot), P1 suggests with the
 three pickers and Suggest, shows a card with the show buttons when asked, ends its turn, and
 accuses (pickers and Accuse) once the notebook puts probability 1 on one card of each type.
@@ -51,8 +51,8 @@ def test_a_person_plays_clue_with_the_detective_notebook(context: Any,
     page.wait_for_selector("#create button[type=submit]")
     page.fill("#name", "ann")
     page.select_option("select[name=variant]", "clue-mini")
-    # P2 keeps the lobby's default bot, "greedy" (Clue's infomax under that name)
-    assert page.input_value("select[name=seat-P2]") == "bot:greedy"
+    # P2 keeps the lobby's default bot for Clue, infomax (the renderer names its bots)
+    assert page.input_value("select[name=seat-P2]") == "bot:infomax"
     page.select_option("select[name=seat-P3]", "bot:random")
     page.uncheck("#create input[name=advice]")  # move advice is dominoes' only
     page.click("#create button[type=submit]")

@@ -7,8 +7,10 @@ import { DEFAULT_GAME, allRenderers, gameOf } from "./games/registry.js";
 import { getItem, heldSeats, setItem } from "./store.js";
 import { esc, setConn, toast } from "./ui.js";
 
-// The server's table bots (strategy.TABLE_BOTS); pimc thinks up to ~0.6 s a move.
+// Dominoes' table bots (strategy.TABLE_BOTS; pimc thinks up to ~0.6 s a move). Another game
+// names its own in its renderer's `bots` ([name, label] pairs, the default first).
 const BOTS = [["greedy", "greedy"], ["random", "random"], ["pimc", "pimc (strong, slower)"]];
+const botsOf = (renderer) => renderer.bots || BOTS;
 
 export function lobbyView(root) {
   const renderers = allRenderers();
@@ -22,7 +24,7 @@ export function lobbyView(root) {
   const seatRow = (renderer, s, i) =>
     `<label class="seat-choice">${renderer.seatName(s)} <select name="seat-${s}" data-seat="${s}">` +
     `<option value="me"${i === 0 ? " selected" : ""}>me</option><option value="open">open seat</option>` +
-    BOTS.map(([b, label]) => `<option value="bot:${b}"${i !== 0 && b === "greedy" ? " selected" : ""}>bot: ${label}</option>`).join("") +
+    botsOf(renderer).map(([b, label], k) => `<option value="bot:${b}"${i !== 0 && k === 0 ? " selected" : ""}>bot: ${esc(label)}</option>`).join("") +
     `</select></label>`;
   const seatsHtml = (v) => `<legend>Seats (${esc(v.seatsNote)})</legend>${v.seats.map((s, i) => seatRow(v.renderer, s, i)).join("")}`;
   const option = (v) => `<option value="${esc(v.name)}">${several ? `${esc(v.renderer.title)}: ` : ""}${esc(v.label)}</option>`;

@@ -22,6 +22,7 @@ const VARIANTS = [
 export default {
   game: "clue",
   title: "Clue",
+  bots: [["infomax", "infomax (asks what tells it most)"], ["random", "random"]],
   seats: SEATS,
   seatName: (seat) => seat,
   variants: VARIANTS,
