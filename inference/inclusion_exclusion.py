@@ -294,12 +294,13 @@ def split(position: Position[Item], constraints: Sequence[NotAll[Item]], budget:
     """Disjoint parts whose union is exactly the constrained deals (no signs).
 
     Branch on the constraint with the fewest items (ties: the one sharing most (item, mask)
-    pairs with the others): part i keeps items 1..i-1 inside their masks and puts item i
-    outside its mask, the items ordered so the first part settles the most other constraints. Each part is simplified again, which drops the
-    constraints it satisfies (a seat forced to hold a card satisfies every other disjunction
-    naming it) and prunes parts no deal fits (a hand over its size), so the parts are far
-    fewer than the 3^k of a blind split. With `depth`, branching stops that deep and a part
-    keeps its pending constraints (for the sampler). Raises TooManyTerms past `budget` parts.
+    pairs with the others): part i keeps items 1..i-1 inside their masks and puts item i outside
+    its mask, the items ordered so the first part settles the most other constraints. Each part
+    is simplified again, which drops the constraints it satisfies (a seat forced to hold a card
+    satisfies every other disjunction naming it) and prunes parts no deal fits (a hand over its
+    size), so the parts are far fewer than the 3^k of a blind split. With `depth`, branching
+    stops that deep and a part keeps its pending constraints (for the sampler). Raises
+    TooManyTerms past `budget` parts.
     """
     out: list[Simplified[Item]] = []
 
