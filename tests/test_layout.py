@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "inference", "storage", "strategy", "server", "clients", "archive")
+PACKAGES = ("games", "inference", "storage", "strategy", "server", "clients", "archive",
+            "calibration")
 
 FORBIDDEN: dict[str, frozenset[str]] = {
     "storage": frozenset({"games", "inference", "strategy", "server", "clients", "archive"}),
@@ -24,6 +25,8 @@ FORBIDDEN: dict[str, frozenset[str]] = {
     "games": frozenset({"server", "clients", "storage", "strategy", "archive"}),
     "strategy": frozenset({"server", "clients"}),
     "archive": frozenset({"server", "clients", "strategy"}),
+    # scoring stored matches: reads the archive, the games, inference and strategy's bots
+    "calibration": frozenset({"server", "clients"}),
 }
 """Package -> the packages it must not import (ARCHITECTURE.md, "Layout")."""
 
