@@ -99,7 +99,7 @@ async def test_a_person_plays_uno_against_the_greedy_bot(server: DominoServer) -
         assert message["marginals"] == expected["marginals"]
         assert message["remaining"] == expected.get("remaining", {})
         assert message["status"] == expected["status"]
-        assert message["details"]["expected"] == expected["expected"]  # expected copies
+        assert message["details"].get("expected") == expected.get("expected")  # copies
     assert any(m["marginals"].get("N") for m in beliefs)
 
 
