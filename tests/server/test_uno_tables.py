@@ -101,6 +101,7 @@ async def test_a_person_plays_uno_against_the_greedy_bot(server: DominoServer) -
         assert message["status"] == expected["status"]
         assert message["details"].get("expected") == expected.get("expected")  # copies
     assert any(m["marginals"].get("N") for m in beliefs)
+    assert any(m["details"].get("expected", {}).get("N") for m in beliefs)
 
 
 async def test_a_bad_uno_move_is_a_typed_error(server: DominoServer) -> None:
