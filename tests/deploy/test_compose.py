@@ -86,3 +86,30 @@ def test_mosquitto_config_allows_the_compose_network() -> None:
     text = (ROOT / "deploy" / "mosquitto.conf").read_text()
     assert "listener 1883" in text  # on every interface of its container: the servers and
     # workers reach it over the compose network (the host does not: see the test above)
+
+
+def test_the_broker_takes_logins_and_every_node_signs() -> None:
+    """The compose broker runs the auth config (no anonymous clients, the ACL) with the
+    logins the `secrets` service makes; every server and worker logs in as itself from a
+    password file and signs with the deployment key (docs/security.md)."""
+    services = compose()["services"]
+    mounts = services["mosquitto"]["volumes"]
+    assert mounts[0].startswith("./deploy/mosquitto-auth.conf:")
+    conf = (ROOT / "deploy" / "mosquitto-auth.conf").read_text()
+    assert "allow_anonymous false" in conf
+    password_file = next(line.split()[1] for line in conf.splitlines()
+                         if line.startswith("password_file"))
+    assert any(m.startswith("secrets:") and password_file.startswith(m.split(":")[1])
+               for m in mounts)
+    assert services["mosquitto"]["depends_on"]["secrets"]["condition"] == \
+        "service_completed_successfully"
+    acl = (ROOT / "deploy" / "mosquitto.acl").read_text()
+    for name in ("server-1", "server-2", "worker"):
+        env = services[name]["environment"]
+        assert env["DOMINO_MQTT_KEY_FILE"] == "/secrets/deployment.key"
+        assert env["DOMINO_MQTT_PASSWORD_FILE"] == f"/secrets/{env['DOMINO_MQTT_USERNAME']}.pass"
+        assert f"user {env['DOMINO_MQTT_USERNAME']}" in acl
+        assert "secrets:/secrets:ro" in services[name]["volumes"]
+        if name != "worker":  # a server logs in under its node name (the ACL's user)
+            command = services[name]["command"]
+            assert command[command.index("--node") + 1] == env["DOMINO_MQTT_USERNAME"]

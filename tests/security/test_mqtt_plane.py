@@ -52,7 +52,7 @@ def broker(tmp_path: Path) -> Iterator[int]:
     conf = tmp_path / "mosquitto.conf"
     conf.write_text((ROOT / "deploy" / "mosquitto-auth.conf").read_text()
                     .replace("listener 1883", f"listener {port} 127.0.0.1")
-                    .replace("/mosquitto/config/passwd", str(passwd))
+                    .replace("/mosquitto/secrets/passwd", str(passwd))
                     .replace("/mosquitto/config/mosquitto.acl", str(acl))
                     # as root, mosquitto would drop to a user that cannot read tmp_path
                     + f"\nuser {getpass.getuser()}\n")
