@@ -57,6 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cluster.add_argument("--node", help="this server's unique name (default: host-pid-random)")
     cluster.add_argument("--topic-prefix", default="domino/v1",
                          help="MQTT topic prefix (default: %(default)s)")
+    cluster.add_argument("--partitions", type=int, default=64,
+                         help="inference partitions the work is hashed into; the same number "
+                         "as every worker's --partitions (default: %(default)s)")
     cluster.add_argument("--lease-seconds", type=float, default=10.0,
                          help="table lease: how long a dead owner's tables wait before "
                               "another server takes them over (default: %(default)s)")
@@ -82,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--mqtt needs a shared PostgreSQL store: --db postgresql://...")
     if args.lease_seconds < 1:
         raise CommandError("--lease-seconds must be >= 1")
+    if args.partitions < 1:
+        raise CommandError("--partitions must be >= 1")
     if min(args.tables_per_connection, args.tables_per_address, args.outbox_bytes) < 1:
         raise CommandError("--tables-per-connection, --tables-per-address and --outbox-bytes "
                            "must be >= 1")
@@ -94,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         node=args.node,
         topic_prefix=args.topic_prefix,
         lease_seconds=args.lease_seconds,
+        partitions=args.partitions,
         store_key_file=key_file,
         tables_per_connection=args.tables_per_connection,
         tables_per_address=args.tables_per_address,

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 DEFAULT_PREFIX = "domino/v1"
-WORKER_GROUP = "workers"
 DEFAULT_PARTITIONS = 64
 
 
@@ -52,10 +51,6 @@ class Topics:
     def work_partition(self, partition: int) -> str:
         """The work of one partition's tables: what its worker subscribes to."""
         return f"{self.prefix}/work/{partition}/+"
-
-    def work_shared(self, group: str = WORKER_GROUP) -> str:
-        """The worker pool's shared subscription: each notification goes to one worker."""
-        return f"$share/{group}/{self.prefix}/work/#"
 
     def commands(self, node: str) -> str:
         return f"{self.prefix}/nodes/{node}/commands"
