@@ -58,9 +58,14 @@ def parse_log_lines(lines: Iterable[str], games: Registry = GAMES) -> MatchLog:
             except UnknownGame as error:
                 raise LogFormatError(number, str(error)) from error
         try:
-            events.append(game.parse_event(data))
+            event = game.parse_event(data)
         except ValueError as error:  # pydantic's ValidationError is one
             raise LogFormatError(number, _explain(error)) from error
+        variant = getattr(event, "variant", None) if event.type == "match_started" else None
+        if variant is not None and variant not in game.variants():
+            raise LogFormatError(number, f"unknown variant {variant!r} for {game.name} (its "
+                                 f"variants: {', '.join(game.variants())})")
+        events.append(event)
     return MatchLog(game or games.game(None), events)
 
 

@@ -148,10 +148,14 @@ def test_a_new_log_names_its_game_and_an_old_one_without_it_reads_as_dominoes() 
 
 
 def test_a_log_of_another_game_is_not_a_dominoes_log() -> None:
-    line = json.dumps({"seq": 1, "type": "match_started", "game": "uno", "match_id": "m",
-                       "variant": "draw-2", "players": {"S": "a", "N": "b"}})
-    with pytest.raises(LogFormatError, match="line 1"):
-        parse_log_lines([line])
+    """An unknown game is refused at its first line, and so is a registered game's log that
+    names a variant of another game (uno has no draw-2)."""
+    start = {"seq": 1, "type": "match_started", "match_id": "m", "variant": "draw-2",
+             "players": {"S": "a", "N": "b"}}
+    with pytest.raises(LogFormatError, match="line 1: unknown game 'chess'"):
+        parse_log_lines([json.dumps({**start, "game": "chess"})])
+    with pytest.raises(LogFormatError, match="line 1: unknown variant 'draw-2' for uno"):
+        parse_log_lines([json.dumps({**start, "game": "uno"})])
 
 
 def test_the_players_must_name_the_variants_seats() -> None:
