@@ -21,9 +21,23 @@ def log(event: str, level: int = logging.INFO, **fields: object) -> None:
         LOGGER.log(level, " ".join(parts))
 
 
+class _CurrentStderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever `sys.stderr` is when a line is logged, not to the one there was at
+    `configure` time: a command run in-process (the tests' CLI runs, whose stderr is captured
+    and then closed) must not leave later log lines writing to a closed file."""
+
+    @property  # type: ignore[override]
+    def stream(self) -> object:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value: object) -> None:
+        pass
+
+
 def configure(level: str = "INFO") -> None:
     """Log lines to stderr with a timestamp and level, in key=value form."""
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _CurrentStderr()
     handler.setFormatter(
         logging.Formatter("ts=%(asctime)s level=%(levelname)s %(message)s", "%Y-%m-%dT%H:%M:%S")
     )
