@@ -95,7 +95,9 @@ class Policies:
     """Bot name -> policy, per game; built once per game and kept."""
 
     def __init__(self, threads: int = GAME_BOT_THREADS) -> None:
-        self._by_game: dict[str, dict[str, SeatPolicy]] = {}
+        self._by_game: dict[int, tuple[Game, dict[str, SeatPolicy]]] = {}
+        """By the game object itself (two registries may hold different games of one name,
+        as the tests' do); the object is kept so its id is not reused."""
         self._threads = threads
         self._executor: ThreadPoolExecutor | None = None
 
@@ -106,14 +108,15 @@ class Policies:
         return self._executor
 
     def of(self, game: TableGame) -> dict[str, SeatPolicy]:
-        policies = self._by_game.get(game.name)
+        kept = self._by_game.get(id(game.game))
+        policies = kept[1] if kept is not None else None
         if policies is None:
             if game.name in STRATEGY_GAMES:
                 policies = dict(table_policies())
             else:
                 policies = {name: GamePolicy(name, game.game, bot, self.executor())
                             for name, bot in game.game.bots().items()}
-            self._by_game[game.name] = policies
+            self._by_game[id(game.game)] = (game.game, policies)
         return policies
 
 
