@@ -157,9 +157,9 @@ def test_the_registry_has_dominoes_and_no_renderer_for_an_unknown_game(
         ["draw-2", ["S", "N"]],
     ]
     # a table of a game with no renderer says so instead of drawing dominoes
-    page.goto(site + "/#watch=x&game=uno")
+    page.goto(site + "/#watch=x&game=chess")
     page.wait_for_selector("#app .error")
-    assert "cannot show the game uno" in page.text_content("#app .error")
+    assert "cannot show the game chess" in page.text_content("#app .error")
     assert page.locator("#board").count() == 0
     assert errors == []
 
