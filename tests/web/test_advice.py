@@ -69,7 +69,7 @@ def test_the_advice_button_hints_every_legal_tile(context: Any, web_server: WebS
 
     started = time.monotonic()
     page.keyboard.press("a")
-    page.wait_for_selector(".tile-btn.legal .hint", timeout=10_000)
+    page.wait_for_selector(".tile-btn.legal .hint", timeout=60_000)
     elapsed = time.monotonic() - started
     assert _tiles(page, ".tile-btn .hint") == legal
     assert page.locator(".hint.best").count() == 1
@@ -182,7 +182,7 @@ def test_a_tile_fitting_both_ends_of_one_number_has_one_hint_and_both_ends_figur
     seq = app(page, "a.state.lastSeq")
     page.keyboard.press("a")
     page.wait_for_function(f"window.__app.advice && window.__app.advice.seq === {seq}",
-                           timeout=10_000)
+                           timeout=60_000)
     moves = app(page, "a.advice.moves")
     rows = [m for m in moves if m["tile"] == tile]
     assert len(rows) == 1, moves  # not "on the left" and "on the right"

@@ -99,7 +99,7 @@ def move_and_wait(page: Any) -> str:
     """move_once, then wait until the page holds the event that records the move."""
     before = app(page, "a.state.lastSeq")
     kind = move_once(page)
-    page.wait_for_function(f"window.__app.state.lastSeq > {before}", timeout=10_000)
+    page.wait_for_function(f"window.__app.state.lastSeq > {before}", timeout=60_000)
     return kind
 
 
@@ -107,7 +107,7 @@ def settle(page: Any) -> None:
     """Wait until the page has the belief for its last event (bots wait on our turn)."""
     page.wait_for_function(
         "window.__app.belief && window.__app.belief.seq === window.__app.state.lastSeq",
-        timeout=10_000,
+        timeout=60_000,
     )
 
 

@@ -108,7 +108,7 @@ def test_a_person_plays_clue_with_the_detective_notebook(context: Any,
                 page.select_option(f"#board select[name={kind}]", best)
             page.click("#board [data-act=suggest]")
             clicks["suggest"] += 1
-        page.wait_for_function(f"window.__app.state.lastSeq > {before}", timeout=10_000)
+        page.wait_for_function(f"window.__app.state.lastSeq > {before}", timeout=60_000)
     page.wait_for_function("window.__app.state.phase === 'finished'", timeout=30_000)
     screenshot(page, "clue-table")
     print(f"clue by clicking: {clicks}, {checked} notebooks checked against the exact belief")

@@ -75,7 +75,7 @@ def test_a_full_local_storage_never_loses_the_seat(
     token = app(page, "a.token")
     page.reload()
     page.wait_for_function("window.__app && window.__app.resumedAt !== undefined",
-                           timeout=10_000)
+                           timeout=60_000)
     assert app(page, "a.seat") == "S" and app(page, "a.token") == token
     assert page.locator("#board .error").count() == 0  # no "seat S is taken"
     if kind == "logs":  # the old tables' logs made room for this one
@@ -263,11 +263,11 @@ def test_the_live_table_has_no_horizontal_overflow_at_360_px(
     wait = "window.__app.belief && window.__app.belief.seq === window.__app.state.lastSeq"
     for turn in range(4):  # the line grows; hints, the advice box, the chooser come and go
         wait_for(lambda: _my_turn(page), timeout=30, what="my turn")
-        page.wait_for_function(wait, timeout=10_000)
+        page.wait_for_function(wait, timeout=60_000)
         _no_horizontal_overflow(page, f"{variant} table, turn {turn}")
         if turn == 1 and page.locator(".tile-btn.legal").count():
             page.keyboard.press("a")
-            page.wait_for_selector(".tile-btn.legal .hint", timeout=10_000)
+            page.wait_for_selector(".tile-btn.legal .hint", timeout=60_000)
             page.wait_for_selector(".advice-box .advice-list")
             _no_horizontal_overflow(page, f"{variant} table with advice")
         before = app(page, "a.state.lastSeq")
@@ -278,7 +278,7 @@ def test_the_live_table_has_no_horizontal_overflow_at_360_px(
             if page.locator(".chooser").count():
                 _no_horizontal_overflow(page, f"{variant} table with the end chooser")
                 page.click(".chooser [data-end=right]")
-        page.wait_for_function(f"window.__app.state.lastSeq > {before}", timeout=10_000)
+        page.wait_for_function(f"window.__app.state.lastSeq > {before}", timeout=60_000)
     holders = page.eval_on_selector_all("#overlay .grid-card", "s => s.map(x => x.dataset.holder)")
     assert holders == (["W", "N", "E", "pool"] if variant == "partnership-9" else ["W", "N", "E"])
     assert errors == []

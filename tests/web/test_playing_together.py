@@ -119,7 +119,7 @@ def test_two_friends_play_together_through_an_invite_link(
                     before = app(page, "a.state.lastSeq")
                     move_once(page)
                     page.wait_for_function(f"window.__app.state.lastSeq > {before}",
-                                           timeout=10_000)
+                                           timeout=60_000)
                     moved[seat] += 1
             return moved["S"] >= 1 and moved["W"] >= 1
 
@@ -180,7 +180,7 @@ def test_the_turn_clock_plays_for_you_and_you_are_told(
     assert app(page, "a.resumedAt") <= left_at + 1  # resumed from where this browser left
     page.wait_for_function(
         f"[{','.join(map(str, sorted(away_moves)))}].every(seq => "
-        "document.querySelector(`#stand-in-note li[data-seq='${seq}']`))", timeout=10_000)
+        "document.querySelector(`#stand-in-note li[data-seq='${seq}']`))", timeout=60_000)
     assert "While you were away" in page.text_content("#stand-in-note")
     noted = {int(s) for s in page.eval_on_selector_all(
         "#stand-in-note li", "items => items.map(i => i.dataset.seq)")}
@@ -253,7 +253,7 @@ def test_a_rematch_keeps_the_seats(browser: Any, web_server: WebServer) -> None:
                     before = app(page, "a.state.lastSeq")
                     move_once(page)
                     page.wait_for_function(f"window.__app.state.lastSeq > {before}",
-                                           timeout=10_000)
+                                           timeout=60_000)
             return all(app(p, "a.state.phase") == "finished" for p in pages.values())
 
         wait_for(finished, timeout=90, what="the one-hand match to finish")
@@ -264,7 +264,7 @@ def test_a_rematch_keeps_the_seats(browser: Any, web_server: WebServer) -> None:
                                "&& window.__app.token")
         new_id = app(host, "a.tableId")
         assert app(host, "a.seat") == "S"
-        friend.wait_for_selector("#rematch [data-rematch-join]", timeout=10_000)
+        friend.wait_for_selector("#rematch [data-rematch-join]", timeout=60_000)
         friend.click("#rematch [data-rematch-join]")
         friend.wait_for_function(f"window.__app && window.__app.tableId === '{new_id}' "
                                  "&& window.__app.token && window.__app.seat === 'W'")
