@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.clue.commands import Accuse, Deal, EndTurn, Show, Start, Suggest
-from games.clue.errors import ClueRuleViolation
 from games.clue.events import (
     Accused,
     CardShown,
@@ -17,8 +16,9 @@ from games.clue.events import (
     TurnPassed,
 )
 from games.clue.rules import decide
-from games.clue.state import ClueState, evolve
+from games.clue.state import evolve
 from games.interface import LogProblem
+from games.redecide import redecide
 
 
 def command_of(event: Any) -> Any | None:
@@ -42,25 +42,11 @@ def command_of(event: Any) -> Any | None:
 
 def check_log(events: Sequence[Any]) -> None:
     """Raise LogProblem at the first event the rules would not have written."""
-    state: ClueState | None = None
-    expected: list[dict[str, Any]] = []
-    for i, event in enumerate(events, start=1):
-        if event.seq != i:
-            raise LogProblem(event.seq, f"expected seq {i}")
-        if not expected:
-            command = command_of(event)
-            if command is None:
-                why = ("a redacted event (a seat's export cannot be re-decided)"
-                       if isinstance(event, Dealt | CardShown) else "it follows from no move")
-                raise LogProblem(event.seq, f"{event.type}: {why}")
-            try:
-                expected = [e.model_dump(exclude={"seq"}) for e in decide(state, command)]
-            except ClueRuleViolation as error:
-                raise LogProblem(event.seq, f"{error.code}: {error.message}") from error
-        if event.model_dump(exclude={"seq"}) != expected.pop(0):
-            raise LogProblem(event.seq, f"{event.type} is not what the rules decide")
-        state = evolve(state, event)
-    if expected:
-        raise LogProblem(len(events) + 1, "the log stops inside a decision")
-    if state is None:
+    if redecide(events, command_of, decide, evolve, no_command=_no_command) is None:
         raise LogProblem(1, "an empty log")
+
+
+def _no_command(event: Any) -> str:
+    """Why `event` opens no run: a seat's export hides what the referee dealt or showed."""
+    return ("a redacted event (a seat's export cannot be re-decided)"
+            if isinstance(event, Dealt | CardShown) else "it follows from no move")

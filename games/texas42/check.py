@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.interface import LogProblem, RuleViolation
+from games.redecide import redecide
 from games.texas42.commands import Bid, DealHand, NameTrump, PlayTile, StartMatch
 from games.texas42.dominoes import parse_tile
 from games.texas42.events import BidMade, HandStarted, MatchStarted, Played, TrumpNamed
@@ -38,24 +38,4 @@ def command_for(event: Any) -> Any:
 
 def check_log(events: Sequence[Any]) -> State | None:
     """The final state; LogProblem at the first event the rules would not have produced."""
-    state: State | None = None
-    expected: list[dict[str, Any]] = []
-    for position, event in enumerate(events, start=1):
-        if event.seq != position:
-            raise LogProblem(event.seq, f"seq {event.seq} where {position} belongs")
-        if not expected:
-            command = command_for(event)
-            if command is None:
-                raise LogProblem(event.seq, f"{event.type} follows from no move")
-            try:
-                expected = [e.model_dump(exclude={"seq"}) for e in decide(state, command)]
-            except RuleViolation as error:
-                raise LogProblem(event.seq, f"{error.code}: {error.message}") from error
-            except (ValueError, KeyError) as error:
-                raise LogProblem(event.seq, f"unreadable: {error}") from error
-        if event.model_dump(exclude={"seq"}) != expected.pop(0):
-            raise LogProblem(event.seq, f"{event.type} is not what the rules decide")
-        state = evolve(state, event)
-    if expected:
-        raise LogProblem(len(events) + 1, "the log stops in the middle of a move's events")
-    return state
+    return redecide(events, command_for, decide, evolve)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.interface import LogProblem, RuleViolation
+from games.redecide import redecide
 from games.uno.commands import Deal, Draw, PlayCard, Reshuffle, StartMatch
 from games.uno.events import (
     CardPlayed,
@@ -35,22 +35,6 @@ def command_for(event: Any) -> Any:
     return None
 
 
-def check_log(events: Sequence[Any]) -> None:
-    state: UnoState | None = None
-    expected: list[dict[str, Any]] = []
-    for at, event in enumerate(events, start=1):
-        if event.seq != at:
-            raise LogProblem(event.seq, f"expected seq {at}")
-        if not expected:
-            command = command_for(event)
-            if command is None:
-                raise LogProblem(event.seq, f"{event.type} follows from no move")
-            try:
-                expected = [e.model_dump(exclude={"seq"}) for e in decide(state, command)]
-            except RuleViolation as error:
-                raise LogProblem(event.seq, f"{error.code}: {error.message}") from error
-        if event.model_dump(exclude={"seq"}) != expected.pop(0):
-            raise LogProblem(event.seq, "not what the rules decide")
-        state = evolve(state, event)
-    if expected:
-        raise LogProblem(len(events) + 1, "the log stops early")
+def check_log(events: Sequence[Any]) -> UnoState | None:
+    """The final state; LogProblem at the first event the rules would not have produced."""
+    return redecide(events, command_for, decide, evolve)

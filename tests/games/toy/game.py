@@ -20,11 +20,11 @@ from games.interface import (
     JSON,
     REFEREE,
     Audience,
-    LogProblem,
     RuleViolation,
     Seat,
     VariantInfo,
 )
+from games.redecide import redecide
 from inference.classes import Position
 from inference.counting import marginals, tile_counts
 
@@ -304,22 +304,7 @@ class Toy:
         return ToyBelief(observer)
 
     def check_log(self, events: Sequence[Any]) -> None:
-        state: ToyState | None = None
-        expected: list[Any] = []
-        for event in events:
-            if not expected:
-                command = _command_for(event)
-                if command is None:
-                    raise LogProblem(event.seq, f"{event.type} follows from no move")
-                try:
-                    expected = [e.model_dump(exclude={"seq"}) for e in decide(state, command)]
-                except ToyRuleViolation as error:
-                    raise LogProblem(event.seq, str(error)) from error
-            if event.model_dump(exclude={"seq"}) != expected.pop(0):
-                raise LogProblem(event.seq, "not what the rules decide")
-            state = evolve(state, event)
-        if expected:
-            raise LogProblem(len(events) + 1, "the log stops early")
+        redecide(events, _command_for, decide, evolve)
 
     def bots(self) -> Mapping[str, Any]:
         return {"random": RandomToyBot()}
