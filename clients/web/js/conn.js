@@ -14,6 +14,10 @@ export function wsUrl() {
 }
 
 let counter = 0;
+// Request ids are unique across page loads: the server answers a command whose id it has seen
+// from this seat as a retry (acked, not applied again), so a reloaded page counting from c1
+// again would have its moves acked and dropped.
+const PAGE = Math.random().toString(36).slice(2, 10);
 
 export class Connection {
   constructor({ onMessage, onOpen, onStatus } = {}) {
@@ -70,7 +74,7 @@ export class Connection {
 
   request(message) {
     if (!this.isOpen) return Promise.reject(new ProtocolError("offline", "not connected; reconnecting…"));
-    const id = `c${++counter}`;
+    const id = `${PAGE}-${++counter}`;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.ws.send(JSON.stringify({ ...message, id }));
