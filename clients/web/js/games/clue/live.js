@@ -1,14 +1,13 @@
 // A live Clue table for the shell's table view: the board, your controls, the notebook.
 // Moves go to the server as the generic `move` message.
 
-import { toast } from "../../ui.js";
+import { moveSender } from "../move_sender.js";
 import { controlsHtml, renderBoard } from "./board.js";
 import { describe } from "./describe.js";
 import { renderNotebook } from "./overlay.js";
 
 export function liveTable(ctx) {
   const { app, me, tableId, boardEl, overlayEl } = ctx;
-  let busy = false;
 
   function render() {
     const ov = `<div class="controls"><button type="button" class="ov-toggle" aria-pressed="${ctx.overlayOn()}">Detective notebook (O)</button>` +
@@ -24,18 +23,7 @@ export function liveTable(ctx) {
     overlayEl.dataset.observer = me || "spectator";
   }
 
-  async function send(move) {
-    if (busy) return;
-    busy = true;
-    try {
-      await app.conn.request({ type: "move", table_id: tableId, move });
-    } catch (err) {
-      toast(`${err.code}: ${err.message}`);
-    } finally {
-      busy = false;
-      render();
-    }
-  }
+  const send = moveSender(app, tableId, () => render());
 
   function picked() {
     const v = (name) => boardEl.querySelector(`select[name=${name}]`).value;

@@ -3,6 +3,7 @@
 // Moves go to the server as the generic `move` message.
 
 import { toast } from "../../ui.js";
+import { moveSender } from "../move_sender.js";
 import { renderBoard, tileSvg } from "./board.js";
 import { bidWords, describe } from "./describe.js";
 import { renderOracle } from "./overlay.js";
@@ -10,7 +11,6 @@ import { TRUMPS, legalBids, legalTiles, toAct, trumpWords } from "./rules.js";
 
 export function liveTable(ctx) {
   const { app, me, tableId, boardEl, overlayEl } = ctx;
-  let busy = false;
 
   const myTurn = () => !!me && toAct(app.state) === me;
 
@@ -60,18 +60,7 @@ export function liveTable(ctx) {
     if (ev.type === "hand_ended" || ev.type === "hand_started") renderOverlay();
   }
 
-  async function send(move) {
-    if (busy) return;
-    busy = true;
-    try {
-      await app.conn.request({ type: "move", table_id: tableId, move });
-    } catch (err) {
-      toast(`${err.code}: ${err.message}`);
-    } finally {
-      busy = false;
-      render();
-    }
-  }
+  const send = moveSender(app, tableId, () => render());
 
   function onClick(e) {
     const bid = e.target.closest("[data-bid]");

@@ -3,7 +3,8 @@
 // belief's marginals, whose items are "r7" (holds >= 1) and "r7>=2" (holds >= 2): the
 // expected copies are their sum.
 
-import { esc, hideTip, showTip, toast } from "../../ui.js";
+import { esc, hideTip, showTip } from "../../ui.js";
+import { moveSender } from "../move_sender.js";
 import { COLOURS, describe, isBlack, matches, toAct } from "./game.js";
 
 const STYLE = `
@@ -108,7 +109,6 @@ export function attachHover(el) {
 
 export function liveTable(ctx) {
   const { app, me, tableId, boardEl, overlayEl } = ctx;
-  let busy = false;
 
   function render() {
     const extra = `<div class="controls"><button type="button" class="ov-toggle" aria-pressed="${ctx.overlayOn()}">Hidden cards (O)</button></div>`;
@@ -123,18 +123,7 @@ export function liveTable(ctx) {
     overlayEl.dataset.observer = me || "spectator";
   }
 
-  async function send(move) {
-    if (busy) return;
-    busy = true;
-    try {
-      await app.conn.request({ type: "move", table_id: tableId, move });
-    } catch (err) {
-      toast(`${err.code}: ${err.message}`);
-    } finally {
-      busy = false;
-      render();
-    }
-  }
+  const send = moveSender(app, tableId, () => render());
 
   function onClick(e) {
     const card = e.target.closest("[data-card]");
