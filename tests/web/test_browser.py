@@ -59,13 +59,25 @@ def wait_for(check: Callable[[], Any], timeout: float = 20.0, what: str = "condi
 
 
 def create_table_in_lobby(page: Any, server: WebServer, name: str = "tester",
-                          advice: bool = True) -> str:
-    """Create a table with bots from the lobby form, seated at S; returns its id."""
+                          advice: bool = True, variant: str | None = None,
+                          seats: dict[str, str] | None = None, target: str | None = None,
+                          prepare: Callable[[Any], None] | None = None) -> str:
+    """Create a table with bots from the lobby form, seated at the first seat; returns its
+    id. `variant`, `seats` (seat -> option, e.g. "bot:greedy") and `target` fill the form;
+    `prepare(page)` runs just before the form is sent (to look at it)."""
     page.goto(server.base + "/")
     page.wait_for_selector("#create button[type=submit]")
     page.fill("#name", name)
+    if variant is not None:
+        page.select_option("select[name=variant]", variant)
+    if target is not None:
+        page.fill("input[name=target]", target)
+    for seat, choice in (seats or {}).items():
+        page.select_option(f"select[name=seat-{seat}]", choice)
     if not advice:
         page.uncheck("#create input[name=advice]")
+    if prepare is not None:
+        prepare(page)
     page.click("#create button[type=submit]")
     page.wait_for_function("location.hash.startsWith('#table=')")
     match = re.search(r"table=([A-Za-z0-9_-]+)", page.evaluate("location.hash"))

@@ -14,7 +14,6 @@ the notebook; no page errors.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
@@ -23,7 +22,7 @@ from archive.matches import load_match
 from games.clue.game import CLUE
 from storage import EventStore
 from tests.web.conftest import WebServer, screenshot
-from tests.web.test_browser import TOL, app, overlay_cells, watch_errors
+from tests.web.test_browser import TOL, app, create_table_in_lobby, overlay_cells, watch_errors
 
 pytestmark = pytest.mark.browser
 
@@ -47,20 +46,15 @@ def test_a_person_plays_clue_with_the_detective_notebook(context: Any,
                                                          web_server: WebServer) -> None:
     page = context.new_page()
     errors = watch_errors(page)
-    page.goto(web_server.base + "/")
-    page.wait_for_selector("#create button[type=submit]")
-    page.fill("#name", "ann")
-    page.select_option("select[name=variant]", "clue-mini")
-    # P2 keeps the lobby's default bot for Clue, infomax (the renderer names its bots)
-    assert page.input_value("select[name=seat-P2]") == "bot:infomax"
-    page.select_option("select[name=seat-P3]", "bot:random")
-    page.uncheck("#create input[name=advice]")  # move advice is dominoes' only
-    page.click("#create button[type=submit]")
-    page.wait_for_function("location.hash.startsWith('#table=')")
-    found = re.search(r"table=([A-Za-z0-9_-]+)", page.evaluate("location.hash"))
-    assert found
-    table_id = found.group(1)
-    page.wait_for_function("window.__app && window.__app.token")
+
+    def keeps_the_default_bot(form_page: Any) -> None:
+        # P2 keeps the lobby's default bot for Clue, infomax (the renderer names its bots)
+        assert form_page.input_value("select[name=seat-P2]") == "bot:infomax"
+
+    # move advice is dominoes' only
+    table_id = create_table_in_lobby(page, web_server, "ann", advice=False,
+                                     variant="clue-mini", seats={"P3": "bot:random"},
+                                     prepare=keeps_the_default_bot)
     if page.get_attribute("#overlay", "hidden") is not None or \
             not page.locator("#overlay .clue-ov").count():
         page.keyboard.press("o")
@@ -129,6 +123,9 @@ def test_a_person_plays_clue_with_the_detective_notebook(context: Any,
     page.click("#board a.button")  # "Replay this match"
     page.wait_for_selector("#board .clue-seats", timeout=30_000)
     page.wait_for_selector("#overlay .clue-ov", timeout=30_000)
-    assert "Detective notebook" in page.text_content("#overlay")
+    # the replay may draw the notebook twice (its step, then its belief): wait for the words
+    page.wait_for_function(
+        "(document.querySelector('#overlay').textContent || '').includes('Detective notebook')",
+        timeout=30_000)
     screenshot(page, "clue-replay")
     assert errors == [], json.dumps(errors)

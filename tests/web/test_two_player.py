@@ -11,7 +11,6 @@ boneyard; South's frames never carry North's tiles.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
@@ -20,7 +19,14 @@ from archive.matches import load_match
 from games.dominoes.game import DOMINOES
 from storage import EventStore
 from tests.web.conftest import WebServer, screenshot
-from tests.web.test_browser import TOL, app, move_once, overlay_cells, watch_errors
+from tests.web.test_browser import (
+    TOL,
+    app,
+    create_table_in_lobby,
+    move_once,
+    overlay_cells,
+    watch_errors,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -44,17 +50,8 @@ def expected_cells(server: WebServer, match_id: str, seq: int) -> dict[tuple[str
 
 
 def create_draw_table(page: Any, server: WebServer) -> str:
-    page.goto(server.base + "/")
-    page.wait_for_selector("#create button[type=submit]")
-    page.fill("#name", "ann")
-    page.select_option("select[name=variant]", VARIANT)
-    page.select_option("select[name=seat-N]", "bot:greedy")
-    page.click("#create button[type=submit]")
-    page.wait_for_function("location.hash.startsWith('#table=')")
-    match = re.search(r"table=([A-Za-z0-9_-]+)", page.evaluate("location.hash"))
-    assert match
-    page.wait_for_function("window.__app && window.__app.token")
-    return match.group(1)
+    return create_table_in_lobby(page, server, "ann", variant=VARIANT,
+                                 seats={"N": "bot:greedy"})
 
 
 def south_to_move(page: Any) -> bool:

@@ -10,7 +10,6 @@ of South's own view recomputed from the stored log, to 1e-9; no page errors.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ from archive.matches import load_match
 from games.uno.game import UNO
 from storage import EventStore
 from tests.web.conftest import WebServer, screenshot
-from tests.web.test_browser import TOL, app, overlay_cells, watch_errors
+from tests.web.test_browser import TOL, app, create_table_in_lobby, overlay_cells, watch_errors
 
 pytestmark = pytest.mark.browser
 VARIANT = "uno-2-mini"
@@ -50,19 +49,9 @@ def test_a_person_plays_uno_with_the_hidden_cards_overlay(context: Any,
                                                          web_server: WebServer) -> None:
     page = context.new_page()
     errors = watch_errors(page)
-    page.goto(web_server.base + "/")
-    page.wait_for_selector("#create button[type=submit]")
-    page.fill("#name", "ann")
-    page.select_option("select[name=variant]", VARIANT)
-    page.select_option("select[name=seat-N]", "bot:greedy")
-    if page.locator("#create input[name=advice]").count():
-        page.uncheck("#create input[name=advice]")  # move advice is dominoes' only
-    page.click("#create button[type=submit]")
-    page.wait_for_function("location.hash.startsWith('#table=')")
-    found = re.search(r"table=([A-Za-z0-9_-]+)", page.evaluate("location.hash"))
-    assert found
-    table_id = found.group(1)
-    page.wait_for_function("window.__app && window.__app.token")
+    # move advice is dominoes' only
+    table_id = create_table_in_lobby(page, web_server, "ann", advice=False, variant=VARIANT,
+                                     seats={"N": "bot:greedy"})
     if page.get_attribute("#overlay", "hidden") is not None or \
             not page.locator("#overlay .uno-ov").count():
         page.keyboard.press("o")
