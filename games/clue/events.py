@@ -11,21 +11,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
+
+from games.event_base import GameEvent, Secret
 
 GAME = "clue"
 
-Secret = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 SeatName = Annotated[str, Field(pattern=r"^P[1-6]$")]
 Card = Annotated[str, Field(min_length=1, max_length=32)]
 
 
-class _Event(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    seq: int = Field(0, ge=0)
-
-
-class MatchStarted(_Event):
+class MatchStarted(GameEvent):
     type: Literal["match_started"] = "match_started"
     game: Literal["clue"] = GAME
     match_id: str = Field(min_length=1, max_length=64)
@@ -33,7 +29,7 @@ class MatchStarted(_Event):
     players: dict[SeatName, str]
 
 
-class Dealt(_Event):
+class Dealt(GameEvent):
     """Hand sizes are public; each hand is its seat's; the envelope and secret the referee's."""
 
     type: Literal["dealt"] = "dealt"
@@ -43,7 +39,7 @@ class Dealt(_Event):
     secret: Secret | None = None
 
 
-class Suggested(_Event):
+class Suggested(GameEvent):
     """A suggestion and its public outcome: who could not refute, and who refutes (if any)."""
 
     type: Literal["suggested"] = "suggested"
@@ -55,7 +51,7 @@ class Suggested(_Event):
     refuter: SeatName | None
 
 
-class CardShown(_Event):
+class CardShown(GameEvent):
     """The refuter shows one card to the suggester: the card is theirs to see only."""
 
     type: Literal["card_shown"] = "card_shown"
@@ -64,7 +60,7 @@ class CardShown(_Event):
     card: Card | None
 
 
-class Accused(_Event):
+class Accused(GameEvent):
     """An accusation checked against the envelope; a wrong one shows it to the accuser."""
 
     type: Literal["accused"] = "accused"
@@ -76,13 +72,13 @@ class Accused(_Event):
     envelope: list[Card] | None = None
 
 
-class TurnPassed(_Event):
+class TurnPassed(GameEvent):
     type: Literal["turn_passed"] = "turn_passed"
     seat: SeatName
     to: SeatName
 
 
-class MatchEnded(_Event):
+class MatchEnded(GameEvent):
     """The envelope is opened for everyone."""
 
     type: Literal["match_ended"] = "match_ended"

@@ -9,21 +9,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
+
+from games.event_base import GameEvent, Secret
 
 GAME = "uno"
-Secret = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 Kind = Annotated[str, Field(pattern=r"^([rygb]([0-9]|S|R|\+2)|W|W\+4)$")]
 Colour = Literal["r", "y", "g", "b"]
 UnoSeat = Literal["S", "N"]
 
 
-class _Event(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    seq: int = Field(0, ge=0)
-
-
-class MatchStarted(_Event):
+class MatchStarted(GameEvent):
     type: Literal["match_started"] = "match_started"
     game: Literal["uno"] = GAME
     match_id: str = Field(min_length=1, max_length=64)
@@ -31,7 +27,7 @@ class MatchStarted(_Event):
     players: dict[UnoSeat, str]
 
 
-class HandDealt(_Event):
+class HandDealt(GameEvent):
     """`seat`'s starting hand, seen by that seat only. The referee's copy of the first deal
     carries the shuffle's secret (the whole deck order follows from it)."""
 
@@ -41,14 +37,14 @@ class HandDealt(_Event):
     secret: Secret | None = None
 
 
-class StarterTurned(_Event):
+class StarterTurned(GameEvent):
     """The deck's next card starts the pile, face up (its action, if any, does not apply)."""
 
     type: Literal["starter_turned"] = "starter_turned"
     card: Kind
 
 
-class CardPlayed(_Event):
+class CardPlayed(GameEvent):
     """Public. `colour` is the colour a wild names (None for coloured cards)."""
 
     type: Literal["card_played"] = "card_played"
@@ -57,7 +53,7 @@ class CardPlayed(_Event):
     colour: Colour | None = None
 
 
-class CardsDrawn(_Event):
+class CardsDrawn(GameEvent):
     """`count` cards from the deck's top; `cards` seen by the drawing seat only. `penalty`:
     forced by a +2/+4 (else: the seat had no card to play)."""
 
@@ -68,7 +64,7 @@ class CardsDrawn(_Event):
     penalty: bool
 
 
-class DeckReshuffled(_Event):
+class DeckReshuffled(GameEvent):
     """The deck ran out: the pile under its top card becomes the deck, shuffled by the
     referee's secret (public: how many cards; secret: their order)."""
 
@@ -77,7 +73,7 @@ class DeckReshuffled(_Event):
     secret: Secret | None = None
 
 
-class TurnPassed(_Event):
+class TurnPassed(GameEvent):
     """Nothing left to draw (deck and pile under the top both empty): the turn passes."""
 
     type: Literal["turn_passed"] = "turn_passed"
@@ -85,7 +81,7 @@ class TurnPassed(_Event):
     penalty: bool
 
 
-class MatchEnded(_Event):
+class MatchEnded(GameEvent):
     """`winner` emptied their hand (None: blocked with equal hands). Both hands are shown."""
 
     type: Literal["match_ended"] = "match_ended"
