@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from clients.python import DominoClient, SeatView
+from clients.python.player import STALE_VIEW_CODES
 from games.dominoes.audience import view
 from games.dominoes.events import Passed, TilePlayed, parse_event
 from games.dominoes.validate import check_log
@@ -101,7 +102,9 @@ async def test_a_signal_mid_match_stops_the_server_cleanly(
 
     text = log.read_text()
     assert "stopping" in text and "stopped" in text and "Traceback" not in text, text[-3000:]
-    assert set(refusals) <= {"shutting_down"}, refusals
+    # shutting_down, or a view one message behind (a hand just ended: the refusals a player
+    # meets in any match, clients.python.player.STALE_VIEW_CODES); nothing else
+    assert set(refusals) <= {"shutting_down"} | STALE_VIEW_CODES, refusals
     with EventStore(db) as store:
         assert store.verify_chain(table_id).ok
         events = [parse_event(e.payload) for e in store.read(table_id)]
