@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 Seat = str
 """A seat's name as the game writes it in events ("S", "N", ...)."""
@@ -49,6 +49,107 @@ class RuleViolation(Exception):
         self.message = message
 
 
+class OptionError(GameError):
+    """A table option the variant refuses: unknown, or a value of the wrong type or out of
+    bounds. `option` names it (the server answers with the typed error `bad_option`)."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(message)
+        self.option = option
+        self.message = message
+
+
+OptionKind = Literal["int", "bool", "choice"]
+MAX_OPTIONS = 16
+"""Most options one table may set (the protocol bounds the request the same way)."""
+MAX_OPTION_VALUES = 32
+"""Most values an int option whose value decides the seats may span (they are listed)."""
+
+
+@dataclass(frozen=True)
+class TableOption:
+    """One option a table may set at create_table, declared by its game: what a client needs
+    to validate and render it (type, bounds or choices, a label) and its default.
+
+    `decides_seats`: the option changes which seats the table has (Clue's `players`); the
+    game's `seats(variant, options)` says how, and listings spell out the seats per value."""
+
+    name: str
+    kind: OptionKind
+    default: Any
+    label: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    decides_seats: bool = False
+
+    @classmethod
+    def integer(cls, name: str, label: str, default: int, minimum: int, maximum: int, *,
+                decides_seats: bool = False) -> TableOption:
+        return cls(name, "int", default, label, minimum, maximum, (), decides_seats)
+
+    @classmethod
+    def switch(cls, name: str, label: str, default: bool = False) -> TableOption:
+        return cls(name, "bool", default, label)
+
+    @classmethod
+    def choice(cls, name: str, label: str, default: str, choices: Sequence[str], *,
+               decides_seats: bool = False) -> TableOption:
+        return cls(name, "choice", default, label, choices=tuple(choices),
+                   decides_seats=decides_seats)
+
+    def __post_init__(self) -> None:
+        if self.kind == "int" and (self.minimum is None or self.maximum is None):
+            raise ValueError(f"int option {self.name!r} needs both bounds")
+        if self.kind == "choice" and not self.choices:
+            raise ValueError(f"choice option {self.name!r} needs choices")
+        if self.decides_seats and len(self.values()) > MAX_OPTION_VALUES:
+            raise ValueError(f"option {self.name!r} decides seats over too many values")
+        self.check(self.default)
+
+    def check(self, value: Any) -> Any:
+        """`value` if this option takes it, else OptionError naming the option."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise OptionError(self.name, f"option {self.name!r} is true or false, "
+                                             f"not {value!r}")
+            return value
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionError(self.name, f"option {self.name!r} is a whole number, "
+                                             f"not {value!r}")
+            assert self.minimum is not None and self.maximum is not None
+            if not self.minimum <= value <= self.maximum:
+                raise OptionError(self.name, f"option {self.name!r} is {self.minimum} to "
+                                             f"{self.maximum}, not {value}")
+            return value
+        if value not in self.choices:
+            raise OptionError(self.name, f"option {self.name!r} is one of "
+                                         f"{', '.join(self.choices)}, not {value!r}")
+        return value
+
+    def values(self) -> tuple[Any, ...]:
+        """Every value it takes (bool and choice always; int between its bounds)."""
+        if self.kind == "bool":
+            return (False, True)
+        if self.kind == "choice":
+            return self.choices
+        assert self.minimum is not None and self.maximum is not None
+        return tuple(range(self.minimum, self.maximum + 1))
+
+    def to_dict(self) -> JSON:
+        """The declaration as clients read it (`variants` reply, docs/protocol.md)."""
+        out: JSON = {"name": self.name, "kind": self.kind, "default": self.default,
+                     "label": self.label}
+        if self.kind == "int":
+            out.update(minimum=self.minimum, maximum=self.maximum)
+        if self.kind == "choice":
+            out["choices"] = list(self.choices)
+        if self.decides_seats:
+            out["decides_seats"] = True
+        return out
+
+
 @dataclass(frozen=True)
 class VariantInfo:
     """One playable variant: names are unique across all games (the CLI takes them)."""
@@ -56,10 +157,48 @@ class VariantInfo:
     name: str
     game: str
     seats: tuple[Seat, ...]
+    """The seats at the options' defaults (a game with `seats(variant, options)` may seat
+    another number when a table sets an option that decides seats)."""
     title: str
     description: str = ""
     options: Mapping[str, Any] = field(default_factory=dict)
-    """Table options and their defaults (target score, scoring rule, ...)."""
+    """Option defaults (target score, scoring rule, ...), the declared ones' included."""
+    declared: tuple[TableOption, ...] = ()
+    """The options a table may set (create_table `options`, the CLI's `--option`)."""
+    alias_of: str | None = None
+    """An old variant name kept so old logs and tables still read and play; tools and the
+    lobby offer the variant it names instead."""
+
+    def __post_init__(self) -> None:
+        names = [o.name for o in self.declared]
+        if len(set(names)) != len(names) or len(names) > MAX_OPTIONS:
+            raise ValueError(f"{self.name}: option names must be unique, at most {MAX_OPTIONS}")
+        defaults = {o.name: o.default for o in self.declared}
+        object.__setattr__(self, "options", {**self.options, **defaults})
+
+    def option(self, name: str) -> TableOption | None:
+        return next((o for o in self.declared if o.name == name), None)
+
+    def resolve(self, chosen: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Every declared option's value: `chosen`, checked, over the defaults. Unknown
+        names and bad values raise OptionError naming the option; nothing else is done."""
+        chosen = dict(chosen or {})
+        if len(chosen) > MAX_OPTIONS:
+            raise OptionError(next(iter(chosen)), f"at most {MAX_OPTIONS} options")
+        out = {o.name: o.default for o in self.declared}
+        for name, value in chosen.items():
+            spec = self.option(name)
+            if spec is None:
+                known = ", ".join(out) or "none"
+                raise OptionError(name, f"{self.name} has no option {name!r} "
+                                        f"(its options: {known})")
+            out[name] = spec.check(value)
+        return out
+
+    def to_dict(self) -> JSON:
+        return {"name": self.name, "game": self.game, "title": self.title,
+                "description": self.description, "seats": list(self.seats),
+                "options": [o.to_dict() for o in self.declared]}
 
 
 @runtime_checkable
@@ -183,3 +322,34 @@ class Game(Protocol):
     def bots(self) -> Mapping[str, Bot]:
         """The bots that can fill a seat, by name ("random", "greedy", ...)."""
         ...
+
+    # optional: `seats(variant, options) -> tuple[Seat, ...]`, the seats a table of `variant`
+    # has with these options (every declared option given), for a game with an option that
+    # `decides_seats`; without it a table has its variant's seats. Call `table_seats`.
+
+
+def table_seats(game: Game, variant: str, options: Mapping[str, Any] | None = None
+                ) -> tuple[Seat, ...]:
+    """The seats of a `variant` table with `options` (checked already; defaults filled in)."""
+    info = game.variants()[variant]
+    decide = getattr(game, "seats", None)
+    if decide is None:
+        return info.seats
+    return tuple(decide(variant, {**info.options, **(options or {})}))
+
+
+def match_seats(game: Game, first: Any) -> tuple[Seat, ...]:
+    """The seats a match was played at, from its first event (typed, or as JSON):
+    `match_started.players` (every game's match_started names its players by seat), in the
+    variant's order, then any seat the variant's defaults lack (Clue's P5 at a five-player
+    table) in the log's order; the variant's seats when the event names none."""
+
+    def read(name: str) -> Any:
+        return first.get(name) if isinstance(first, Mapping) else getattr(first, name, None)
+
+    info = game.variants().get(str(read("variant")))
+    default = info.seats if info is not None else ()
+    players = read("players") if read("type") == "match_started" else None
+    if not isinstance(players, Mapping) or not players:
+        return default
+    return (*(s for s in default if s in players), *(s for s in players if s not in default))

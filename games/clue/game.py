@@ -10,8 +10,28 @@ from games.clue.belief import ClueBelief
 from games.clue.bots import InfoMaxBot, RandomBot
 from games.clue.commands import Deal, Start
 from games.clue.state import ClueState, evolve
-from games.clue.variants import DEFAULT_PLAYERS, VARIANTS
-from games.interface import JSON, Audience, BeliefModel, Bot, Seat, VariantInfo
+from games.clue.variants import (
+    DEFAULT_PLAYERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    VARIANTS,
+    ClueVariant,
+    seats_for,
+)
+from games.interface import JSON, Audience, BeliefModel, Bot, Seat, TableOption, VariantInfo
+
+PLAYERS = TableOption.integer("players", "Players", DEFAULT_PLAYERS, MIN_PLAYERS, MAX_PLAYERS,
+                              decides_seats=True)
+"""`clue`'s one table option: how many play (seats P1 ... Pn)."""
+
+
+def _info(game: str, v: ClueVariant) -> VariantInfo:
+    description = "suggest, refute in private, accuse"
+    if v.name == "clue":
+        return VariantInfo(v.name, game, v.seats, "Clue (6 suspects, 6 weapons, 9 rooms)",
+                           description, declared=(PLAYERS,))
+    return VariantInfo(v.name, game, v.seats, v.title, description,
+                       options={"players": v.players}, alias_of=v.alias_of)
 
 
 class Clue:
@@ -19,13 +39,13 @@ class Clue:
     renderer = "clue"
 
     def variants(self) -> Mapping[str, VariantInfo]:
-        return {
-            name: VariantInfo(name=name, game=self.name, seats=v.seats, title=v.title,
-                              description="suggest, refute in private, accuse",
-                              options={"players": v.players if name != "clue"
-                                       else DEFAULT_PLAYERS})
-            for name, v in VARIANTS.items()
-        }
+        return {name: _info(self.name, v) for name, v in VARIANTS.items()}
+
+    def seats(self, variant: str, options: Mapping[str, Any]) -> tuple[Seat, ...]:
+        """`clue` seats as many as its `players` option; the others are fixed."""
+        base = VARIANTS[variant]
+        return seats_for(int(options.get("players", base.players))) if base.name == "clue" \
+            else base.seats
 
     def parse_event(self, data: JSON | str | bytes) -> Any:
         return events.parse_event(data)
@@ -39,7 +59,7 @@ class Clue:
     def start(self, match_id: str, variant: str, players: Mapping[Seat, str],
               options: Mapping[str, Any]) -> Start:
         return Start(match_id, variant, dict(players),
-                     {k: v for k, v in options.items() if k == "players"})
+                     {k: v for k, v in options.items() if k == PLAYERS.name})
 
     def decide(self, state: Any | None, command: Any) -> list[Any]:
         return rules.decide(state, command)

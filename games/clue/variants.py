@@ -1,6 +1,8 @@
-"""The variants: `clue` (the 21-card game for 3-6 players, 4 by default), `clue-3` ... `clue-6`
-(the same game at a fixed table size, for tools that take seats from the variant), and
-`clue-mini` (3 players, 3 + 3 + 4 cards: small enough to prove the belief by brute force)."""
+"""The variants: `clue` (the 21-card game for 3-6 players: the table option `players`, 4 by
+default), `clue-mini` (3 players, 3 + 3 + 4 cards: small enough to prove the belief by brute
+force), and `clue-3` ... `clue-6`, the names the player count had before it was an option:
+aliases of `clue` at a fixed size, kept so old logs and stored tables read, verify and replay
+(and an old client's create_table still plays); tools and the lobby offer `clue` instead."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ class ClueVariant:
     title: str
     deck: Deck
     players: int
+    alias_of: str | None = None
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -32,18 +35,9 @@ class ClueVariant:
 VARIANTS: dict[str, ClueVariant] = {
     "clue": ClueVariant("clue", "Clue (6 suspects, 6 weapons, 9 rooms; 4 players)", STANDARD,
                         DEFAULT_PLAYERS),
-    **{f"clue-{n}": ClueVariant(f"clue-{n}", f"Clue for {n}", STANDARD, n)
+    **{f"clue-{n}": ClueVariant(f"clue-{n}", f"Clue for {n}", STANDARD, n, alias_of="clue")
        for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)},
     "clue-mini": ClueVariant("clue-mini", "Clue, small deck (3 suspects, 3 weapons, 4 rooms)",
                              MINI, 3),
 }
 
-
-def variant_for(name: str, players: int | None = None) -> ClueVariant:
-    """The variant `name`, at `players` seats when a table option asks for another size."""
-    base = VARIANTS[name]
-    if players is None or players == base.players:
-        return base
-    if name != "clue":
-        raise ValueError(f"{name} is played by {base.players}; only `clue` takes a size")
-    return VARIANTS[f"clue-{players}"]
