@@ -1,7 +1,7 @@
 """Knowledge that allowed sets cannot hold: disjunctions, counted exactly.
 
-Two things an observer of a partnership-9 hand learns are disjunctions, not per-tile
-exclusions:
+The counting here knows no game. Two things an observer of a partnership-9 hand learns are
+disjunctions, not per-tile exclusions (their words are games/dominoes/conditions.py):
 
 * **someone can follow** — after a play the rules end the hand as blocked when no seat can
   play. So when the hand goes on (a pass follows the play), not every unseen tile showing an
@@ -23,11 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.dominoes.tiles import Tile
-from inference.classes import POOL, Position
+from inference.classes import POOL, Orderable, Position
 from inference.counting import tile_counts
 from inference.errors import Infeasible
-from inference.facts import Fact, join, name
 from inference.propagation import propagate
 
 
@@ -36,18 +34,18 @@ class Count:
     """Exact counts of the deals satisfying a condition."""
 
     total: int
-    counts: dict[Tile, list[int]]
+    counts: dict[Orderable, list[int]]
     """Per unseen tile, per holder index: the deals giving it that tile."""
     whole: bool = False
     """Every deal of the position satisfies the condition (it says nothing more)."""
 
-    def support(self, position: Position) -> dict[Tile, int]:
+    def support(self, position: Position) -> dict[Orderable, int]:
         """Allowed masks keeping exactly the (holder, tile) pairs that some deal has."""
         return {t: sum(1 << h for h, c in enumerate(self.counts[t]) if c)
                 for t in position.allowed}
 
 
-def _count_or_none(position: Position) -> tuple[int, dict[Tile, list[int]]] | None:
+def _count_or_none(position: Position) -> tuple[int, dict[Orderable, list[int]]] | None:
     try:
         return tile_counts(position)
     except Infeasible:
@@ -60,7 +58,7 @@ PARTS_CACHE = 1024
 
 @lru_cache(maxsize=PARTS_CACHE)
 def _parts_count(condition: Condition, holders: tuple[str, ...], counts: tuple[int, ...],
-                 allowed: tuple[tuple[Tile, int], ...]) -> Count:
+                 allowed: tuple[tuple[Orderable, int], ...]) -> Count:
     """`condition._count` of the position with these contents (hashable, so cached)."""
     return condition._count(Position(holders, dict(allowed), counts))
 
@@ -69,7 +67,7 @@ def _parts_count(condition: Condition, holders: tuple[str, ...], counts: tuple[i
 class Condition:
     """The first of `tiles` (in order) that is not in the pool is held by one of `at`."""
 
-    tiles: tuple[Tile, ...]
+    tiles: tuple[Orderable, ...]
     at: tuple[str, ...]
 
     kind = "condition"
@@ -77,7 +75,7 @@ class Condition:
     def parts(self, position: Position) -> list[Position]:
         """The disjoint positions whose union is `position` restricted by this condition.
 
-        Tiles no longer unseen are skipped; a part where a tile would have no holder left,
+        Items no longer unseen are skipped; a part where an item would have no holder left,
         or the pool more tiles than it holds, is not built (it has no deal). An empty list
         means no deal satisfies the condition.
         """
@@ -112,7 +110,7 @@ class Condition:
 
     def _count(self, position: Position) -> Count:
         total = 0
-        counts: dict[Tile, list[int]] = {t: [0] * len(position.holders)
+        counts: dict[Orderable, list[int]] = {t: [0] * len(position.holders)
                                          for t in position.allowed}
         for part in self.parts(position):
             counted = _count_or_none(part)
@@ -129,8 +127,9 @@ class Condition:
         """Whether every deal of `position` satisfies the condition."""
         return self.count(position).whole
 
-    def _listed(self, position: Position) -> tuple[list[Tile], list[str]]:
-        """The condition's tiles still unseen, and the holders of `at` that may take one."""
+    def listed(self, position: Position) -> tuple[list[Orderable], list[str]]:
+        """The condition's items still unseen, and the holders of `at` that may take one (what a
+        game's words for the condition name)."""
         holders = position.holders
         tiles = [t for t in self.tiles if t in position.allowed]
         union = 0
@@ -138,14 +137,12 @@ class Condition:
             union |= position.allowed[t]
         return tiles, [h for h in self.at if h in holders and union >> holders.index(h) & 1]
 
-    def fact(self, position: Position) -> Fact:
-        raise NotImplementedError
 
+class NotAllInPool(Condition):
+    """Not every one of the unseen `tiles` is in the pool: one of `at` holds one (counted as
+    everything minus the deals with all of them in the pool)."""
 
-class CanFollow(Condition):
-    """The hand went on after the last play: not every unseen tile of an end is in the pool."""
-
-    kind = "can_follow"
+    kind = "not_all_in_pool"
 
     def count(self, position: Position) -> Count:
         """All deals minus those with every such tile in the pool (two solves)."""
@@ -180,41 +177,3 @@ class CanFollow(Condition):
         except Infeasible:
             return True
         return False
-
-    def fact(self, position: Position) -> Fact:
-        tiles, who = self._listed(position)
-        if not who or not tiles:  # only when no deal is left: the text of the error
-            ends = f"{join([str(t) for t in tiles])}" if tiles else "no tile of the ends"
-            text = f"some seat can follow, but no seat may hold {ends}"
-        else:
-            text = (f"{join([name(h) for h in who], 'or')} can follow: "
-                    f"the pool cannot hold all of {join([str(t) for t in tiles])}")
-        return Fact("either", tuple(who), tuple(tiles), (), text)
-
-
-class LeadsHighest(Condition):
-    """Hand 1, before its first tile: the leader holds the lead tile of the deal, the highest
-    double dealt (or, when every double sleeps, the heaviest tile dealt)."""
-
-    kind = "leads_highest"
-
-    def fact(self, position: Position) -> Fact:
-        tiles, who = self._listed(position)
-        pool_bit = 1 << position.holders.index(POOL)
-        candidates = [t for t in tiles if position.allowed[t] & ~pool_bit]
-        doubles = [t for t in candidates if t.is_double]
-        subject = join([name(h) for h in who], "or") if who else "The leader"
-        if doubles:
-            text = (f"{subject} holds the highest double dealt, "
-                    f"{join([str(t) for t in doubles], 'or')}, and every double above it "
-                    "is in the pool")
-            if len(doubles) < len(candidates):
-                text += " (or, if every double is, the heaviest tile dealt)"
-        elif candidates:
-            text = (f"{subject} holds the heaviest tile dealt, "
-                    f"{join([str(t) for t in candidates[:3]], 'or')}"
-                    f"{' or a lighter one' if len(candidates) > 3 else ''}, "
-                    "and every tile above it is in the pool")
-        else:
-            text = f"{subject} holds no tile that could lead"
-        return Fact("either", tuple(who), tuple(tiles), (), text)

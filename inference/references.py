@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from games.dominoes.tiles import Tile
-from inference.classes import Position
+from inference.classes import Orderable, Position
 
 
 class BudgetExceeded(RuntimeError):
@@ -30,13 +29,13 @@ class SamplerGaveUp(RuntimeError):
 
 @dataclass(frozen=True)
 class Estimate:
-    marginals: dict[str, dict[Tile, float]]
+    marginals: dict[str, dict[Orderable, float]]
     consistent_deals: int | None
     samples: int | None = None
     attempts: int | None = None
 
 
-def _candidates(position: Position) -> list[set[Tile]]:
+def _candidates(position: Position) -> list[set[Orderable]]:
     return [
         {t for t, mask in position.allowed.items() if mask >> h & 1}
         for h in range(len(position.holders))
@@ -54,7 +53,7 @@ def enumerate_deals(position: Position, budget: int = 2_000_000) -> Estimate:
     counts = [dict.fromkeys(position.allowed, 0) for _ in holders]
     nodes = 0
 
-    def rec(i: int, remaining: frozenset[Tile]) -> int:
+    def rec(i: int, remaining: frozenset[Orderable]) -> int:
         nonlocal nodes
         h = order[i]
         if i == len(order) - 1:
@@ -92,7 +91,7 @@ def enumerate_deals(position: Position, budget: int = 2_000_000) -> Estimate:
     return Estimate(marg, total)
 
 
-def _arrays(position: Position) -> tuple[list[Tile], np.ndarray, np.ndarray]:
+def _arrays(position: Position) -> tuple[list[Orderable], np.ndarray, np.ndarray]:
     tiles = sorted(position.allowed)
     m = len(position.holders)
     allowed = np.array([[position.allowed[t] >> h & 1 for h in range(m)] for t in tiles], bool)
@@ -100,7 +99,7 @@ def _arrays(position: Position) -> tuple[list[Tile], np.ndarray, np.ndarray]:
     return tiles, allowed.reshape(len(tiles), m), slots
 
 
-def _to_marginals(position: Position, tiles: list[Tile], counts: np.ndarray, n: int) -> dict:
+def _to_marginals(position: Position, tiles: list[Orderable], counts: np.ndarray, n: int) -> dict:
     return {
         holder: {t: float(counts[i, h]) / n for i, t in enumerate(tiles)}
         for h, holder in enumerate(position.holders)
@@ -214,14 +213,14 @@ def constrained(
     return Estimate(_to_marginals(position, tiles, counts, samples), None, samples, attempts)
 
 
-def any_deal(position: Position) -> dict[Tile, int]:
+def any_deal(position: Position) -> dict[Orderable, int]:
     """One consistent deal (tile -> holder index) by augmenting paths, for MCMC's start."""
     r = position.counts
     tiles = sorted(position.allowed)
-    owner: dict[Tile, int] = {}
-    by_holder: list[list[Tile]] = [[] for _ in r]
+    owner: dict[Orderable, int] = {}
+    by_holder: list[list[Orderable]] = [[] for _ in r]
 
-    def place(t: Tile, seen: set[int]) -> bool:
+    def place(t: Orderable, seen: set[int]) -> bool:
         mask = position.allowed[t]
         holders = [h for h in range(len(r)) if mask >> h & 1]
         for h in holders:
@@ -263,7 +262,7 @@ def mcmc(
     tiles = sorted(position.allowed)
     m = len(position.holders)
     owner = any_deal(position)
-    hands: list[list[Tile]] = [[] for _ in range(m)]
+    hands: list[list[Orderable]] = [[] for _ in range(m)]
     for t in tiles:
         hands[owner[t]].append(t)
     allowed = position.allowed

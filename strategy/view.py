@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from games.dominoes.audience import Audience, view
+from games.dominoes.belief_partnership import Belief
 from games.dominoes.belief_two import TwoPlayerBelief
 from games.dominoes.commands import Move
 from games.dominoes.events import Event, HandStarted, TilePlayed
@@ -18,7 +19,6 @@ from games.dominoes.rules import legal_moves
 from games.dominoes.state import MatchState
 from games.dominoes.tiles import Seat
 from games.seat_view import SeatFold
-from inference.belief import Belief
 
 
 class SeatView(SeatFold):
@@ -62,8 +62,8 @@ class SeatView(SeatFold):
         return [e for e in self.hand_events() if isinstance(e, TilePlayed)]
 
     def belief(self) -> Belief | TwoPlayerBelief:
-        """This seat's belief about the unseen tiles (exact posterior; inference.belief, or
-        games.dominoes.belief_two for two players: both work with DealSampler.of)."""
+        """This seat's belief about the unseen tiles (exact posterior; games.dominoes
+        .belief_partnership, or .belief_two for two players: both work with DealSampler.of)."""
         if self._belief is None:
             variant = self.state.variant if self.state is not None else None
             if variant is not None and not variant.partnership:

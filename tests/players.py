@@ -13,9 +13,9 @@ import pytest
 from clients.python import DominoClient, SeatView, ServerError
 from clients.python.player import STALE_VIEW_CODES
 from games.dominoes.audience import view
+from games.dominoes.belief_partnership import Belief
 from games.dominoes.events import Event
 from games.dominoes.game import MODEL as BELIEF_MODEL
-from inference import Belief
 from server.beliefs.in_process import belief_frame
 from server.protocol import BeliefMessage, EventMessage
 

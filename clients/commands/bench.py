@@ -10,8 +10,8 @@ import argparse
 import importlib
 
 BENCHMARKS = {
-    "store": ("clients.bench_store", "durable events/s of the event store; fold time of a match"),
-    "inference": ("inference.bench", "exact inference per update vs the seed's references"),
+    "store": ("clients.bench.store", "durable events/s of the event store; fold time of a match"),
+    "inference": ("clients.bench.inference", "exact inference per update vs the seed's references"),
     "solver42": ("strategy.texas42_bench", "Texas 42 perfect-information solver: positions/s, "
                  "whole-hand solve p50/p95"),
 }

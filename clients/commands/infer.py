@@ -24,13 +24,13 @@ from clients.log_file import (
     variant_of,
     view_of,
 )
+from games.dominoes.belief_partnership import Belief, ObserverError
 from games.dominoes.belief_two import TwoPlayerBelief, two_player
+from games.dominoes.render import render
+from games.dominoes.snapshot import METHODS
 from games.interface import JSON, Game, RuleViolation
-from inference.belief import Belief, ObserverError
 from inference.errors import InconsistentLog
 from inference.references import BudgetExceeded, SamplerGaveUp
-from inference.render import render
-from inference.snapshot import METHODS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -120,7 +120,7 @@ def _infer_dominoes(args: argparse.Namespace, game: Game, events: list[Any]) -> 
 
 def render_any(snapshot: JSON, observer: str, seq: int, game: str) -> str:
     """Any game's snapshot for a person: its scalar fields, then each holder's items, most
-    likely first (dominoes has its own triangle: inference.render)."""
+    likely first (dominoes has its own triangle: games.dominoes.render)."""
     lines = [f"{observer}'s view after event {seq} ({game})"]
     for key, value in snapshot.items():
         if key != "marginals" and not isinstance(value, dict | list):

@@ -1,8 +1,8 @@
 """What both dominoes beliefs fold alike, event by event: hands starting and dealt, the
 line's open ends, and the checks that a log is one this observer could have seen.
 
-The partnership belief (inference.belief) and the two-player one (belief_two) differ in what
-they keep of the hidden tiles (allowed holders vs draw batches); the hand's frame around it
+The partnership belief (belief_partnership) and the two-player one (belief_two) differ in
+what they keep of the hidden tiles (allowed holders vs draw batches); the hand's frame around it
 is this one class, so a rule about it is written once.
 """
 

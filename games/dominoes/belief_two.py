@@ -43,18 +43,19 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from games.dominoes.belief_fold import HandFold, ObserverError
+from games.dominoes.conditions import CanFollow, WordedCondition
 from games.dominoes.events import Event, parse_event
+from games.dominoes.facts import Fact, facts, join
 from games.dominoes.rules import lead_rank
+from games.dominoes.snapshot import BeliefSnapshot, tile_name
 from games.dominoes.tiles import Tile, parse_tile
 from games.dominoes.variants import Variant, get_variant
 from inference.classes import POOL, Position
 from inference.counting import entropy, solve
 from inference.errors import InconsistentLog, Infeasible
-from inference.facts import Fact, facts, join
-from inference.parts import CanFollow, Condition, Count
+from inference.parts import Count
 from inference.propagation import propagate
 from inference.sampler import DealSampler
-from inference.snapshot import BeliefSnapshot, tile_name
 
 PLAYED = "played"
 """The holder name, in the sampler's parts, of the tiles already played (not in any hand)."""
@@ -68,13 +69,13 @@ def lead_order(tiles: Iterable[Tile]) -> list[Tile]:
     return sorted(tiles, key=lead_rank, reverse=True)
 
 
-class LeadsFirst(Condition):
+class LeadsFirst(WordedCondition):
     """Hand 1, before its first tile: the leader holds the first dealt tile in lead order."""
 
     kind = "leads_first"
 
     def fact(self, position: Position) -> Fact:
-        tiles, who = self._listed(position)
+        tiles, who = self.listed(position)
         pool_bit = 1 << position.holders.index(POOL)
         can = [t for t in tiles if position.allowed[t] & ~pool_bit]
         text = (f"{join(who, 'or')} holds the highest tile dealt in lead order (doubles "
@@ -92,7 +93,7 @@ class _Solved:
     """Per holder of `position`: the seat whose batches it merges, or POOL."""
     factor: int
     """Assignments to the unmerged batches per assignment to the merged holders."""
-    condition: Condition | None
+    condition: WordedCondition | None
     count: Count | None
     fixed: dict[Tile, str]
     """Tiles of holders left out of `position` because only they can fill them -> owner."""
@@ -308,7 +309,7 @@ class TwoPlayerBelief(HandFold):
         self.status = "live"
         self._commit(masks, event, condition)
 
-    def _lead_rule(self, event: Event, masks: dict[Tile, int]) -> Condition | None:
+    def _lead_rule(self, event: Event, masks: dict[Tile, int]) -> WordedCondition | None:
         """Hand 1: the leader holds the first dealt tile in lead order (module docstring)."""
         order = lead_order(self.variant.tiles)
         if self.observer == "spectator":
@@ -470,7 +471,7 @@ class TwoPlayerBelief(HandFold):
         self._last = ("pass", seat)
 
     def _can_follow(self, event: Event, passer: str, masks: dict[Tile, int], a: int, b: int
-                    ) -> Condition | None:
+                    ) -> WordedCondition | None:
         """A pass shows the hand went on after the last move, so the other seat can follow."""
         follower = next(s for s in self.variant.seats if s != passer)
         if follower == self.observer:
@@ -522,7 +523,7 @@ class TwoPlayerBelief(HandFold):
         self.status = "ended" if self.hand is not None else "idle"
 
     # ------------------------------------------------------------------------- solving
-    def _commit(self, masks: dict[Tile, int], event: Event, condition: Condition | None
+    def _commit(self, masks: dict[Tile, int], event: Event, condition: WordedCondition | None
                 ) -> None:
         """Merge, propagate, count the pending disjunction; keep it all or fail at `event`."""
         try:
@@ -534,7 +535,7 @@ class TwoPlayerBelief(HandFold):
 
     # ------------------------------------------------------------------------- queries
     @property
-    def pending(self) -> Condition | None:
+    def pending(self) -> WordedCondition | None:
         """The disjunction the allowed sets cannot hold (first lead, can follow), if any."""
         return self._solved.condition if self.status == "live" and self._solved else None
 
@@ -663,7 +664,7 @@ class TwoPlayerBelief(HandFold):
         return out
 
     def snapshot(self, method: str = "exact") -> BeliefSnapshot:
-        """The JSON-able result (inference.snapshot's shape), by the exact count only."""
+        """The JSON-able result (games.dominoes.snapshot's shape), by the exact count only."""
         if method != "exact":
             raise ValueError(f"the two-player belief is exact only, not {method!r}")
         remaining = self.remaining_counts()
@@ -692,7 +693,7 @@ class TwoPlayerBelief(HandFold):
 
 
 def _solve(masks: dict[Tile, int], owner: list[str], size: list[int],
-           condition: Condition | None) -> tuple[_Solved, dict[Tile, int]]:
+           condition: WordedCondition | None) -> tuple[_Solved, dict[Tile, int]]:
     """The raw batches' masks -> merged, propagated position (and masks written back).
 
     Raises Infeasible when no assignment fits. Like Holdings.layout: a batch filled by tiles

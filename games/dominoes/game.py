@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from games.dominoes.audience import view
+from games.dominoes.belief_partnership import Belief
 from games.dominoes.belief_two import TwoPlayerBelief, two_player
 from games.dominoes.commands import (
     Command,
@@ -31,7 +32,6 @@ from games.dominoes.tiles import Seat as DominoSeat
 from games.dominoes.validate import check_log
 from games.dominoes.variants import VARIANTS
 from games.interface import JSON, Audience, BeliefModel, Bot, Seat, VariantInfo
-from inference.belief import Belief
 
 _TITLES = {
     "partnership-6": "Partnership dominoes, double-six",

@@ -28,6 +28,7 @@ from fractions import Fraction
 import pytest
 
 from games.dominoes.audience import view
+from games.dominoes.belief_partnership import OBSERVERS, Belief
 from games.dominoes.commands import PassTurn, PlayTile
 from games.dominoes.errors import RuleViolation
 from games.dominoes.events import Event, HandDealt, HandStarted
@@ -36,7 +37,6 @@ from games.dominoes.selfplay import random_match_events
 from games.dominoes.state import MatchState
 from games.dominoes.tiles import SEATS, Tile, parse_tile
 from games.dominoes.variants import VARIANTS, Variant
-from inference.belief import OBSERVERS, Belief
 from inference.classes import POOL
 from inference.sampler import DealSampler
 

@@ -8,9 +8,10 @@ from fractions import Fraction
 
 import pytest
 
+from games.dominoes.belief_partnership import Belief, ObserverError
 from games.dominoes.events import HandEnded, MatchEnded
 from games.dominoes.tiles import parse_tile
-from inference import Belief, InconsistentLog, ObserverError
+from inference import InconsistentLog
 from inference.counting import exact_marginals, solve
 from inference.references import enumerate_deals
 from tests.inference.helpers import SEED, dealt, passed, play, start

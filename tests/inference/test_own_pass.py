@@ -16,7 +16,7 @@ import pytest
 
 from archive.jsonl import parse_log_lines
 from clients.cli import main
-from inference import Belief
+from games.dominoes.belief_partnership import Belief
 
 CASES = Path(__file__).parent / "cases"
 OPENING = CASES / "double-nine-own-pass.jsonl"

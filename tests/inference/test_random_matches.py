@@ -7,11 +7,11 @@ import random
 import pytest
 
 from games.dominoes.audience import view
+from games.dominoes.belief_partnership import Belief
+from games.dominoes.facts import Fact
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.tiles import SEATS, parse_tile
-from inference import Belief
 from inference.classes import POOL
-from inference.facts import Fact
 
 OBSERVERS = (*SEATS, "spectator")
 

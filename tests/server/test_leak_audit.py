@@ -29,11 +29,11 @@ from websockets.asyncio.client import ClientConnection
 
 from clients.python import DominoClient, SeatView, ServerError
 from clients.python.player import STALE_VIEW_CODES
+from games.dominoes.belief_partnership import Belief
 from games.dominoes.events import Event, TilePlayed, parse_event
 from games.dominoes.game import MODEL as BELIEF_MODEL
 from games.dominoes.tiles import parse_tile
 from games.dominoes.variants import get_variant
-from inference import Belief
 from server.app import DominoServer
 from server.beliefs.in_process import belief_frame
 from server.protocol import BeliefMessage, EventMessage, parse_server

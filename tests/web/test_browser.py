@@ -23,8 +23,8 @@ from websockets.sync.client import connect
 from archive.jsonl import dump_lines
 from archive.matches import load_match
 from games.dominoes.audience import view
+from games.dominoes.belief_partnership import Belief
 from games.dominoes.game import DOMINOES
-from inference import Belief
 from storage import EventStore
 from tests.web.conftest import ROOT, WebServer, screenshot
 

@@ -15,9 +15,9 @@ import pytest
 from archive.jsonl import dump_lines
 from archive.matches import save_match
 from games.dominoes.audience import view
+from games.dominoes.belief_partnership import Belief
 from games.dominoes.game import DOMINOES
 from games.dominoes.selfplay import random_match_events
-from inference import Belief
 from server.replay.build import MAX_UPLOAD, ReplayError, build_replay, parse_upload
 from server.replay.http import ReplayDesk, handle_replay_http
 from storage import AsyncEventStore, EventStore

@@ -1,4 +1,4 @@
-"""Clue's belief per update as disjunctions accumulate: `python -m inference.bench_clue`.
+"""Clue's belief per update as disjunctions accumulate: `python -m clients.bench.clue`.
 
 Plays seeded matches of a Clue variant with the game's own bots (games.play), then folds each
 audience's view (every seat and the spectator) into a fresh belief, timing apply +

@@ -14,16 +14,17 @@ import random
 from typing import Literal
 
 from games.dominoes.belief_fold import HandFold, ObserverError
+from games.dominoes.conditions import CanFollow, LeadsHighest, WordedCondition
 from games.dominoes.events import Event, parse_event
 from games.dominoes.rules import lead_rank
+from games.dominoes.snapshot import BeliefSnapshot, Observation, build_snapshot
 from games.dominoes.tiles import SEATS, Tile, parse_tile
 from games.dominoes.variants import DEFAULT_VARIANT, Variant, get_variant
 from inference.classes import POOL, Position
 from inference.errors import InconsistentLog, Infeasible
-from inference.parts import CanFollow, Condition, Count, LeadsHighest
+from inference.parts import Count
 from inference.propagation import propagate
 from inference.sampler import DealSampler
-from inference.snapshot import BeliefSnapshot, Observation, build_snapshot
 
 Observer = Literal["S", "W", "N", "E", "spectator"]
 Status = Literal["idle", "waiting", "live", "ended"]
@@ -62,7 +63,7 @@ class Belief(HandFold):
         self.revealed: dict[str, list[Tile]] = {}
         self._position: Position | None = None
         self._tight: tuple[int, ...] = ()
-        self._condition: Condition | None = None
+        self._condition: WordedCondition | None = None
         self._count: Count | None = None
         self._last_move: str | None = None
         """The hand's last play or pass, as its event type (None before the first tile)."""
@@ -96,7 +97,7 @@ class Belief(HandFold):
         self._position = None
         self._commit(allowed, event, condition)
 
-    def _leader_rule(self, event: Event, allowed: dict[Tile, int]) -> Condition | None:
+    def _leader_rule(self, event: Event, allowed: dict[Tile, int]) -> WordedCondition | None:
         """In a match's first hand the leader holds the lead tile of the deal: the highest
         double dealt, or with no double dealt the heaviest tile (lead_rank).
 
@@ -205,7 +206,7 @@ class Belief(HandFold):
         self._commit(allowed, event, self._can_follow(event, a, b))
         self._last_move = "passed"
 
-    def _can_follow(self, event: Event, a: int, b: int) -> Condition | None:
+    def _can_follow(self, event: Event, a: int, b: int) -> WordedCondition | None:
         """The hand goes on after the last play, so it was not blocked: some seat can follow.
 
         An observer holding a tile of the ends knows it already. Otherwise some unseen tile
@@ -252,7 +253,7 @@ class Belief(HandFold):
         self.status = "ended" if self.hand is not None else "idle"
 
     def _commit(
-        self, allowed: dict[Tile, int], event: Event, condition: Condition | None
+        self, allowed: dict[Tile, int], event: Event, condition: WordedCondition | None
     ) -> None:
         """Propagate the new constraints and keep them, or fail naming the event.
 
@@ -298,7 +299,7 @@ class Belief(HandFold):
         return self._tight if self.status == "live" else ()
 
     @property
-    def condition(self) -> Condition | None:
+    def condition(self) -> WordedCondition | None:
         """A pending disjunction the allowed sets cannot hold (inference.parts), if any."""
         return self._condition if self.status == "live" else None
 
@@ -317,7 +318,7 @@ class Belief(HandFold):
         return DealSampler.over(self.position(), self.condition)(rng)
 
     def observation(self) -> Observation:
-        """What this belief knows now, as the plain data inference.snapshot computes from."""
+        """What this belief knows now, as the plain data games.dominoes.snapshot computes from."""
         return Observation(
             self.seq, self.observer, self.hand, self.status, self.position(),
             self.remaining_counts(), self.tight_sets, self.condition, self.condition_count(),
@@ -325,6 +326,6 @@ class Belief(HandFold):
 
     def snapshot(self, method: str = "exact", *, samples: int = 10_000,
                  rng: random.Random | None = None, budget: int = 2_000_000) -> BeliefSnapshot:
-        """The JSON-able result of this position by `method` (see inference.snapshot)."""
+        """The JSON-able result of this position by `method` (see games.dominoes.snapshot)."""
         return build_snapshot(self.observation(), method, samples=samples, rng=rng,
                               budget=budget)

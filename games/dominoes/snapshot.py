@@ -6,11 +6,12 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from games.dominoes.conditions import WordedCondition
+from games.dominoes.facts import Fact, facts
 from games.dominoes.tiles import Tile
 from inference.classes import Position
 from inference.counting import entropy, solve
-from inference.facts import Fact, facts
-from inference.parts import Condition, Count
+from inference.parts import Count
 
 METHODS = ("exact", "enumerate", "rejection", "rejection-seed", "constrained", "mcmc")
 """exact (default, the DP); the rest are the seed's references (inference.references)."""
@@ -39,7 +40,7 @@ class Observation:
     position: Position
     remaining: dict[str, int]
     tight_sets: tuple[int, ...] = ()
-    condition: Condition | None = None
+    condition: WordedCondition | None = None
     condition_count: Count | None = None
 
 

@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.dominoes.audience import view
+from games.dominoes.belief_partnership import Belief
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.tiles import SEATS
 from games.interface import SPECTATOR, Game
 from games.play import play_match
 from games.registry import GAMES
-from inference.belief import Belief
 from inference.classes import Position
 from inference.counting import count_key, marginals, solve_key
 from inference.references import (

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from games.dominoes.snapshot import BeliefSnapshot
 from inference.classes import POOL
-from inference.snapshot import BeliefSnapshot
 
 
 def cell(p: float | None) -> str:

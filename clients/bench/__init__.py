@@ -1,0 +1,1 @@
+"""Benchmarks that print figures (`domino-oracle bench TARGET`); none asserts a time."""
