@@ -30,6 +30,9 @@ class TableConfig:
     advice: bool = False
     turn_clock: float | None = None
     """Seconds a person may take over a move before a stand-in plays it (None: no clock)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The variant's declared table options, checked, defaults filled in (Clue: players).
+    Records written before options existed have none: their variant's defaults apply."""
 
     def record(self) -> dict[str, Any]:
         return {"type": CREATED, **asdict(self)}

@@ -15,7 +15,7 @@ from archive.matches import ArchiveError, MatchLog, load_match_log
 from clients.cli import CommandError, NotForThisGame
 from clients.store_option import open_store
 from games.dominoes.game import DOMINOES
-from games.interface import REFEREE, SPECTATOR, Game, VariantInfo
+from games.interface import REFEREE, SPECTATOR, Game, VariantInfo, match_seats
 from games.registry import Registry
 
 
@@ -57,10 +57,10 @@ def variant_of(log: MatchLog) -> VariantInfo | None:
 def audiences(log: MatchLog, *, referee: bool = True) -> tuple[str, ...] | None:
     """Who may look at this match: its seats, spectators (and the referee); None when the log
     names no variant its game knows (the game's own checks then speak)."""
-    variant = variant_of(log)
-    if variant is None:
+    if variant_of(log) is None:
         return None
-    return (*variant.seats, SPECTATOR, *((REFEREE,) if referee else ()))
+    seats = match_seats(log.game, log.events[0])  # a table option may have changed them
+    return (*seats, SPECTATOR, *((REFEREE,) if referee else ()))
 
 
 def check_audience(log: MatchLog, audience: str, option: str, *, referee: bool) -> None:

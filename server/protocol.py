@@ -63,8 +63,21 @@ ErrorCode = Literal[
     "busy",
     "limit_reached",
     "unavailable",
+    "bad_option",
 ]
 TableStatus = Literal["waiting", "playing", "finished"]
+
+
+OptionName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z][a-z0-9_]*$")]
+OptionValue = (Annotated[bool, Strict()]
+               | Annotated[int, Strict(), Field(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)]
+               | Annotated[float, Strict()]
+               | Annotated[str, Strict(), Field(max_length=64)]
+               | None)
+"""One option's value as sent: any JSON scalar (the game's declaration then checks its type
+and bounds, so a wrong type is a `bad_option` naming the option, not a shape error)."""
+MAX_TABLE_OPTIONS = 16
+"""Most options in one create_table (games.interface.MAX_OPTIONS: no variant declares more)."""
 
 
 class _Message(BaseModel):
@@ -98,6 +111,12 @@ class CreateTable(_Command):
         None, description="The finished table this one is a rematch of: that table's "
         "listing then names this one (`tables.rematch`), so its people can follow."
     )
+    options: dict[OptionName, OptionValue] = Field(
+        default_factory=dict, max_length=MAX_TABLE_OPTIONS,
+        description="The variant's own table options, by name (`list_variants` declares "
+        "them: type, bounds or choices, default). Unknown names and bad values are refused "
+        "with `bad_option` naming the option, and nothing is created; options left out take "
+        "their defaults. Clue: {\"players\": 3..6}.")
 
 
 LIST_PAGE = 100
@@ -109,6 +128,13 @@ class ListTables(_Command):
     after: TableId | None = Field(None, description="Continue after this table id (the "
                                                     "previous reply's `next`).")
     limit: int = Field(LIST_PAGE, ge=1, le=LIST_PAGE, description="Most tables in the reply.")
+
+
+class ListVariants(_Command):
+    """Every variant this server hosts and the table options each declares (the lobby
+    renders its form from this)."""
+
+    type: Literal["list_variants"] = "list_variants"
 
 
 class Join(_Command):
@@ -173,6 +199,7 @@ class Advise(_Command):
 ClientMessage = Annotated[
     CreateTable
     | ListTables
+    | ListVariants
     | Join
     | Resume
     | Watch
@@ -219,6 +246,10 @@ class TableInfo(_Message):
         default_factory=list, description="Moves stand-in bots made for people, oldest first.")
     rematch: TableId | None = Field(None, description="The table created as this one's "
                                                       "rematch (`create_table.rematch_of`).")
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="The variant's declared table options as this "
+        "table has them (defaults filled in; empty for a variant that declares none, and for "
+        "tables created before options existed).")
 
 
 class StandInMove(_Message):
@@ -235,6 +266,39 @@ class Tables(_Reply):
     tables: list[TableInfo]
     next: str | None = Field(None, description="More tables follow: send `list_tables` with "
                                                "`after` set to this; null on the last page.")
+
+
+class TableOptionInfo(_Message):
+    """One table option a variant declares (games.interface.TableOption)."""
+
+    name: str
+    kind: Literal["int", "bool", "choice"]
+    default: Any
+    label: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: list[str] | None = None
+    decides_seats: bool = Field(False, description="Its value changes the table's seats "
+                                                   "(see `VariantListing.seats_by`).")
+
+
+class VariantListing(_Message):
+    game: str
+    name: str
+    title: str
+    description: str = ""
+    seats: list[Seat] = Field(description="The seats at the options' defaults.")
+    options: list[TableOptionInfo] = Field(default_factory=list)
+    seats_by: dict[str, dict[str, list[Seat]]] = Field(
+        default_factory=dict, description="For each option that decides the seats: its "
+        "value (as a string) -> the table's seats with it (the others at their defaults).")
+
+
+class Variants(_Reply):
+    """The reply to `list_variants` (aliases kept only for old logs are left out)."""
+
+    type: Literal["variants"] = "variants"
+    variants: list[VariantListing]
 
 
 class Joined(_Reply):
@@ -354,6 +418,7 @@ class ErrorMessage(_Reply):
 ServerMessage = Annotated[
     TableCreated
     | Tables
+    | Variants
     | Joined
     | Resumed
     | Watching

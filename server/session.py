@@ -35,6 +35,7 @@ from server.protocol import (
     Leave,
     Left,
     ListTables,
+    ListVariants,
     MoveCommand,
     Pass,
     Play,
@@ -43,6 +44,7 @@ from server.protocol import (
     Resumed,
     TableCreated,
     Tables,
+    Variants,
     Watch,
     Watching,
     move_payload,
@@ -253,6 +255,9 @@ class Session:
         elif isinstance(message, ListTables):
             listing, more = await registry.listing_page(message.after, message.limit)
             self.send(Tables(id=message.id, tables=listing, next=more).model_dump_json())
+        elif isinstance(message, ListVariants):
+            self.send(Variants(id=message.id, variants=registry.variant_listing()
+                               ).model_dump_json())
         elif isinstance(message, Join):
             await self._join(message, await registry.find(message.table_id))
         elif isinstance(message, Resume):

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 from pydantic_core import from_json
 
-from games.interface import BeliefModel, Game
+from games.interface import BeliefModel, Game, match_seats
 from games.registry import GAMES
 from games.registry import Registry as Games
 from server.beliefs.message import belief_frame
@@ -108,7 +108,7 @@ class TableBeliefs:
         """The first event names the game and variant: one belief per audience of it."""
         game = self.game = games.game(str(match_started.get("game") or "") or None)
         variant = str(match_started.get("variant"))
-        seats = game.variants()[variant].seats
+        seats = match_seats(game, match_started)  # a table option may have changed them
         self.beliefs = {audience: game.belief(audience, variant)
                         for audience in (*seats, "spectator")}
         return game

@@ -23,7 +23,7 @@ from typing import Any
 
 from archive.jsonl import LogFormatError, parse_log_lines
 from archive.matches import ArchiveError, MatchLog, UnknownMatch, game_of_events, load_match_log
-from games.interface import REFEREE, SPECTATOR, Game, LogProblem, UnknownGame
+from games.interface import REFEREE, SPECTATOR, Game, LogProblem, UnknownGame, match_seats
 from games.registry import GAMES
 from games.registry import Registry as Games
 from server.beliefs.message import belief_body
@@ -74,13 +74,13 @@ class ReplayError(Exception):
 # -- building a replay ------------------------------------------------------------------------
 
 
-def perspectives(game: Game, variant: str) -> tuple[str, ...]:
-    """Each seat of the variant, the spectator, and `all`."""
-    try:
-        seats = game.variants()[variant].seats
-    except KeyError:
-        raise ReplayError(422, f"{game.name} has no variant {variant!r}") from None
-    return (*seats, SPECTATOR, ALL)
+def perspectives(game: Game, first: Event) -> tuple[str, ...]:
+    """Each seat the match was played at (its match_started's players: a table option may
+    have changed them), the spectator, and `all`."""
+    variant = first.variant
+    if variant not in game.variants():
+        raise ReplayError(422, f"{game.name} has no variant {variant!r}")
+    return (*match_seats(game, first), SPECTATOR, ALL)
 
 
 def check_perspective(perspective: str, allowed: Sequence[str] | None = None) -> str:
@@ -121,7 +121,7 @@ def build_replay(events: Sequence[Event], perspective: str, game: Game | None = 
         except UnknownGame as error:
             raise ReplayError(422, str(error), seq=1) from error
     variant = events[0].variant
-    check_perspective(perspective, perspectives(game, variant))
+    check_perspective(perspective, perspectives(game, events[0]))
     finished = is_finished(events)
     if not finished and perspective != SPECTATOR:
         raise ReplayError(403, "this match is still in play: only the spectator perspective "
@@ -184,7 +184,7 @@ def replay_fragments(events: Sequence[Event], perspective: str, game: Game) -> I
     if not events or events[0].type != "match_started":
         raise ReplayError(422, "a match log starts with match_started", seq=1)
     variant = events[0].variant
-    check_perspective(perspective, perspectives(game, variant))
+    check_perspective(perspective, perspectives(game, events[0]))
     finished = is_finished(events)
     if not finished and perspective != SPECTATOR:
         raise ReplayError(403, "this match is still in play: only the spectator perspective "

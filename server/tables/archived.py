@@ -60,7 +60,7 @@ class ArchivedTable:
         if head == 0 or store.read(table_id, head - 1)[0].type != "match_ended":
             return None  # never started, or still in play (and hosted somewhere)
         claims = {seat: r["token_sha256"] for seat, r in stored.latest_claims().items()}
-        game = TableGame.of(stored.config.variant, games)
+        game = TableGame.of(stored.config.variant, games, stored.config.options)
         log = [game.game.parse_event(e.payload) for e in store.read(table_id)]
         return cls(stored.config, claims, log, game)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 from collections import Counter, OrderedDict
 from collections.abc import Coroutine
@@ -20,13 +21,20 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from archive.streams import commands_stream, seats_stream, table_of_seats_stream
 from archive.tables import StoredTable, TableConfig, read_table
-from games.interface import Seat
+from games.interface import Game, Seat, VariantInfo, table_seats
 from games.registry import GAMES
 from games.registry import Registry as Games
 from server.feeds.bus import Bus
 from server.logs import log
 from server.metrics import Metrics
-from server.protocol import CreateTable, ProtocolError, StandInMove, TableInfo
+from server.protocol import (
+    CreateTable,
+    ProtocolError,
+    StandInMove,
+    TableInfo,
+    TableOptionInfo,
+    VariantListing,
+)
 from server.strategy_processes import STRATEGY_GAMES
 from server.table_game import TableGame
 from server.tables.archived import ArchivedTable
@@ -86,6 +94,19 @@ async def settled(handle: TableHandle) -> None:
             await handle.call(_idle)
 
 
+def _variant_listing(game: Game, info: VariantInfo) -> VariantListing:
+    seats_by = {
+        option.name: {value if isinstance(value, str) else json.dumps(value):
+                      list(table_seats(game, info.name, {option.name: value}))
+                      for value in option.values()}
+        for option in info.declared if option.decides_seats
+    }
+    return VariantListing(game=game.name, name=info.name, title=info.title,
+                          description=info.description, seats=list(info.seats),
+                          options=[TableOptionInfo(**o.to_dict()) for o in info.declared],
+                          seats_by=seats_by)
+
+
 class Registry:
     def __init__(
         self,
@@ -112,14 +133,16 @@ class Registry:
         self.quarantined: dict[str, str] = {}
         """Tables whose stored history failed verification or folding: id -> why."""
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._variants: list[VariantListing] | None = None
 
-    def game_of(self, variant: str) -> TableGame:
-        return TableGame.of(variant, self.games)
+    def game_of(self, variant: str, options: dict[str, Any] | None = None) -> TableGame:
+        """The table game of `variant` with `options` (typed bad_request / bad_option)."""
+        return TableGame.of(variant, self.games, options)
 
     def _new(self, config: TableConfig) -> Table:
         table = Table(
             config,
-            game=self.game_of(config.variant),
+            game=self.game_of(config.variant, config.options),
             store=self.store,
             bus=self.bus,
             inference=self.inference,
@@ -193,7 +216,9 @@ class Registry:
             handle.presence(audience, delta)  # type: ignore[arg-type]
 
     async def create(self, request: CreateTable) -> Table:
-        game = self.game_of(request.variant)  # a typed bad_request for an unknown variant
+        # a typed bad_request for an unknown variant, bad_option for an option it refuses:
+        # both before anything is stored
+        game = self.game_of(request.variant, dict(request.options))
         if request.advice and game.name not in STRATEGY_GAMES:
             raise ProtocolError("bad_request", f"move advice is not available for {game.name}")
         known = bot_names(game)
@@ -212,6 +237,7 @@ class Registry:
             bots=dict(request.bots),
             advice=request.advice,
             turn_clock=request.turn_clock,
+            options=dict(game.chosen),
         )
         if self.cluster is not None:
             await self.cluster.claim_new(config.table_id)
@@ -240,7 +266,16 @@ class Registry:
             stand_ins=[StandInMove(seq=m.seq, seat=m.seat, reason=m.reason)
                        for m in table.stood_in],
             rematch=table.rematch,
+            options=dict(table.game.chosen),
         )
+
+    def variant_listing(self) -> list[VariantListing]:
+        """Every variant new tables may have (aliases left out) and its declared options,
+        with the seats per value of an option that decides them (the lobby's form)."""
+        if self._variants is None:
+            self._variants = [_variant_listing(game, info) for game in self.games.games()
+                              for info in game.variants().values() if info.alias_of is None]
+        return self._variants
 
     def listing(self) -> list[TableInfo]:
         return [self.info(table) for table in self.tables.values()]
@@ -274,7 +309,7 @@ class Registry:
             if stored is None:
                 continue
             config = stored.config
-            game = self.game_of(config.variant)
+            game = self.game_of(config.variant, config.options)
             seats: dict[Seat, str | None] = dict.fromkeys(game.seats)
             seats.update({s: f"bot:{b}" for s, b in config.bots.items()})
             seats.update({s: r["name"] for s, r in stored.latest_claims().items()})
@@ -284,6 +319,7 @@ class Registry:
                 seats=seats, game=game.name,
                 status="playing" if all(seats.values()) else "waiting",
                 spectators=remote.spectators if remote else 0,
+                options=dict(game.chosen),
             ))
         return out
 
@@ -383,7 +419,7 @@ class Registry:
         if stored is None:
             log("recovery_skipped", table=table_id, reason="no table_created record")
             return None
-        game = self.game_of(stored.config.variant).game
+        game = self.game_of(stored.config.variant, stored.config.options).game
         events = [game.parse_event(e.payload) for e in store.read(table_id)]
         if events and events[-1].type == "match_ended":
             return None

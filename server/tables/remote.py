@@ -122,7 +122,7 @@ class RemoteTable:
             stored = await self.archive.table(self.table_id, config_only=True)
             if stored is None:
                 raise ProtocolError("unknown_table", f"no table {self.table_id}")
-            self._game = TableGame.of(stored.config.variant, self.games)
+            self._game = TableGame.of(stored.config.variant, self.games, stored.config.options)
         return self._game
 
     # -- feeds ---------------------------------------------------------------------------

@@ -1,0 +1,243 @@
+"""Table options over the real server (real WebSockets on loopback, a real SQLite file).
+
+Clue's `players` option decides the seats: a 3-player and a 6-player table play to the end
+with bots in every seat, a spectator watching; the listing, the stored config, the log and
+the replay all have that many seats. Bad options are refused with `bad_option` naming the
+option, and nothing is stored. A boolean and a choice option reach `start(options)` (a toy
+game that declares them: the generic path carries any declared type).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.request
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from archive.streams import seats_stream
+from archive.tables import TableConfig, read_table
+from games.clue.game import CLUE
+from games.dominoes.game import DOMINOES
+from games.interface import SPECTATOR, Seat, TableOption, VariantInfo
+from games.registry import Registry
+from server.app import DominoServer
+from server.table_game import TableGame
+from storage import EventStore
+from tests.conftest import make_config
+from tests.games.toy.game import TOY, VARIANT as TOY_VARIANT, Toy
+
+DEADLINE = 60.0
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[DominoServer]:
+    instance = DominoServer(make_config(tmp_path))
+    await instance.start()
+    try:
+        yield instance
+    finally:
+        await instance.stop()
+
+
+async def _frame(ws: ClientConnection) -> dict[str, Any]:
+    return json.loads(await asyncio.wait_for(ws.recv(), DEADLINE))
+
+
+async def request(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
+    await ws.send(json.dumps(message))
+    while True:
+        frame = await _frame(ws)
+        if frame.get("id") == message["id"]:
+            return frame
+
+
+async def _watch_to_the_end(ws: ClientConnection) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    while True:
+        frame = await _frame(ws)
+        if frame["type"] == "event":
+            events.append(frame["event"])
+        elif frame["type"] == "belief" and events and events[-1]["type"] == "match_ended" \
+                and frame["seq"] == len(events):
+            return events
+
+
+def _get_json(url: str) -> dict[str, Any]:
+    with urllib.request.urlopen(url, timeout=DEADLINE) as reply:
+        return json.loads(reply.read())
+
+
+def _stored(server: DominoServer, table_id: str) -> tuple[TableConfig, list[Any]]:
+    store = EventStore(server.config.db)
+    try:
+        stored = read_table(store, table_id)
+        assert stored is not None
+        return stored.config, [CLUE.parse_event(e.payload) for e in store.read(table_id)]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("players", [3, 6])
+async def test_a_clue_table_of_n_players_plays_to_the_end_with_bots(
+        server: DominoServer, players: int) -> None:
+    url = f"ws://127.0.0.1:{server.port}/ws"
+    seats = [f"P{i}" for i in range(1, players + 1)]
+    bots = {s: ("infomax" if i % 2 else "random") for i, s in enumerate(seats)}
+    async with connect(url) as ws, connect(url) as watcher:
+        created = await request(ws, {"type": "create_table", "id": 1, "variant": "clue",
+                                     "options": {"players": players}, "bots": bots})
+        assert created["type"] == "table_created", created
+        table_id = created["table_id"]
+        watching = await request(watcher, {"type": "watch", "id": 2, "table_id": table_id})
+        assert watching["type"] == "watching", watching
+        listed = await request(ws, {"type": "list_tables", "id": 3})
+        info = next(t for t in listed["tables"] if t["table_id"] == table_id)
+        assert list(info["seats"]) == seats
+        assert info["options"] == {"players": players} and info["game"] == "clue"
+        events = await _watch_to_the_end(watcher)
+
+    config, stored = _stored(server, table_id)
+    assert config.options == {"players": players} and config.variant == "clue"
+    assert list(stored[0].players) == seats and stored[0].variant == "clue"
+    dealt = stored[1]
+    assert sorted(dealt.hand_sizes) == seats and sum(dealt.hand_sizes.values()) == 18
+    assert stored[-1].type == "match_ended" and len(events) == len(stored)
+    CLUE.check_log(stored)
+    # the last seat's replay: a seat the variant's defaults (four) do not have
+    replay = await asyncio.to_thread(
+        _get_json, f"http://127.0.0.1:{server.port}/api/matches/{table_id}/replay"
+                   f"?perspective={seats[-1]}")
+    assert replay["finished"] and len(replay["beliefs"]) == len(stored)
+    assert replay["events"][1]["hands"][seats[-1]] is not None
+    assert all(h is None for s, h in replay["events"][1]["hands"].items() if s != seats[-1])
+
+
+BAD = [
+    ({"players": 7}, "players"),
+    ({"players": 2}, "players"),
+    ({"players": "five"}, "players"),
+    ({"players": True}, "players"),
+    ({"players": 4.5}, "players"),
+    ({"players": None}, "players"),
+    ({"colour": "red"}, "colour"),
+    ({"players": 4, "nello": True}, "nello"),
+]
+
+
+@pytest.mark.parametrize("options,named", BAD)
+async def test_bad_options_are_refused_by_name_and_nothing_is_stored(
+        server: DominoServer, options: dict[str, Any], named: str) -> None:
+    url = f"ws://127.0.0.1:{server.port}/ws"
+    async with connect(url) as ws:
+        reply = await request(ws, {"type": "create_table", "id": 1, "variant": "clue",
+                                   "options": options, "bots": {"P2": "random"}})
+        assert reply["type"] == "error" and reply["code"] == "bad_option", reply
+        assert repr(named) in reply["message"], reply
+        listed = await request(ws, {"type": "list_tables", "id": 2})
+        assert listed["tables"] == []
+    store = EventStore(server.config.db)
+    try:
+        assert store.streams(prefix=seats_stream("")) == []
+    finally:
+        store.close()
+
+
+async def test_options_a_variant_does_not_declare_and_oversized_requests_are_refused(
+        server: DominoServer) -> None:
+    url = f"ws://127.0.0.1:{server.port}/ws"
+    async with connect(url) as ws:
+        dominoes = await request(ws, {"type": "create_table", "id": 1,
+                                      "variant": "partnership-6", "options": {"players": 4}})
+        assert dominoes["code"] == "bad_option" and "'players'" in dominoes["message"]
+        many = {f"o{i}": 1 for i in range(17)}
+        too_many = await request(ws, {"type": "create_table", "id": 2, "variant": "clue",
+                                      "options": many})
+        assert too_many["code"] == "bad_request", too_many
+        nested = await request(ws, {"type": "create_table", "id": 3, "variant": "clue",
+                                    "options": {"players": [4]}})
+        assert nested["code"] == "bad_request", nested
+        long_name = await request(ws, {"type": "create_table", "id": 4, "variant": "clue",
+                                       "options": {"p" * 33: 1}})
+        assert long_name["code"] == "bad_request", long_name
+        assert (await request(ws, {"type": "list_tables", "id": 5}))["tables"] == []
+
+
+async def test_list_variants_declares_clue_players_and_its_seats(server: DominoServer) -> None:
+    url = f"ws://127.0.0.1:{server.port}/ws"
+    async with connect(url) as ws:
+        reply = await request(ws, {"type": "list_variants", "id": 1})
+    assert reply["type"] == "variants"
+    by_name = {v["name"]: v for v in reply["variants"]}
+    assert "clue-5" not in by_name  # an alias, kept for old logs: not offered
+    clue = by_name["clue"]
+    assert clue["options"] == [{"name": "players", "kind": "int", "default": 4,
+                                "label": "Players", "minimum": 3, "maximum": 6,
+                                "choices": None, "decides_seats": True}]
+    assert clue["seats_by"]["players"]["6"] == ["P1", "P2", "P3", "P4", "P5", "P6"]
+    assert clue["seats"] == ["P1", "P2", "P3", "P4"]
+    assert by_name["partnership-6"]["options"] == [] and by_name["partnership-6"]["seats_by"] == {}
+
+
+class OptionToy(Toy):
+    """The toy with a switch and a choice declared: it records what `start` is given."""
+
+    def __init__(self) -> None:
+        self.started: list[dict[str, Any]] = []
+
+    def variants(self) -> Mapping[str, VariantInfo]:
+        info = TOY.variants()[TOY_VARIANT]
+        return {TOY_VARIANT: VariantInfo(
+            info.name, info.game, info.seats, info.title,
+            declared=(TableOption.switch("house_rule", "A house rule"),
+                      TableOption.choice("pace", "Pace", "slow", ("slow", "fast"))))}
+
+    def start(self, match_id: str, variant: str, players: Mapping[Seat, str],
+              options: Mapping[str, Any]) -> Any:
+        self.started.append(dict(options))
+        return super().start(match_id, variant, players, options)
+
+
+async def test_booleans_and_choices_reach_start_and_the_listing(tmp_path: Path) -> None:
+    toy = OptionToy()
+    instance = DominoServer(make_config(tmp_path, games=Registry([DOMINOES, toy])))
+    await instance.start()
+    try:
+        url = f"ws://127.0.0.1:{instance.port}/ws"
+        async with connect(url) as ws:
+            bad = await request(ws, {"type": "create_table", "id": 1, "variant": TOY_VARIANT,
+                                     "options": {"house_rule": 1}})
+            assert bad["code"] == "bad_option" and "'house_rule'" in bad["message"]
+            bad = await request(ws, {"type": "create_table", "id": 2, "variant": TOY_VARIANT,
+                                     "options": {"pace": "brisk"}})
+            assert bad["code"] == "bad_option" and "'pace'" in bad["message"]
+            assert toy.started == []
+            created = await request(ws, {"type": "create_table", "id": 3,
+                                         "variant": TOY_VARIANT,
+                                         "options": {"house_rule": True},
+                                         "bots": {"S": "random", "N": "random"}})
+            assert created["type"] == "table_created", created
+            listed = await request(ws, {"type": "list_tables", "id": 4})
+            info = next(t for t in listed["tables"] if t["table_id"] == created["table_id"])
+            assert info["options"] == {"house_rule": True, "pace": "slow"}
+        assert toy.started and toy.started[0]["house_rule"] is True
+        assert toy.started[0]["pace"] == "slow"
+    finally:
+        await instance.stop()
+
+
+def test_a_table_stored_before_options_existed_reads_with_the_defaults() -> None:
+    """A config record written before the field: no `options` key at all."""
+    old = {"type": "table_created", "seq": 1, "table_id": "t1", "variant": "clue",
+           "target": 100, "scoring": "losers", "bots": {}, "advice": False,
+           "turn_clock": None}
+    config = TableConfig.from_record(old)
+    assert config.options == {}
+    game = TableGame.of(config.variant, options=config.options)
+    assert game.seats == ("P1", "P2", "P3", "P4") and game.chosen == {"players": 4}
+    alias = TableGame.of("clue-5", options={})
+    assert alias.seats == ("P1", "P2", "P3", "P4", "P5") and alias.audiences[-1] == SPECTATOR
