@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.interface import Bot, Game, Seat
+from games.interface import Bot, Game, Seat, table_seats
 
 MAX_EVENTS = 100_000
 """A match longer than this is a broken game or bot, not a long match."""
@@ -40,7 +40,7 @@ def play_match(
     `referee_rng` (default: `rng`) alone makes the deals, so two matches given equal referee
     sources get the same deals whatever their bots do (mirrored pairs)."""
     referee = referee_rng or rng
-    seats = game.variants()[variant].seats
+    seats = table_seats(game, variant, options)  # an option may decide them (Clue's players)
     players = {seat: f"bot-{seat}" for seat in seats}
     start = game.start(match_id or f"m-{rng.getrandbits(64):016x}", variant, players,
                        options or {})

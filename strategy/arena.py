@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from games.interface import Bot, Game
+from games.interface import Bot, Game, table_seats
 from games.play import play_match
 from strategy.tournament import wilson
 
@@ -39,7 +39,7 @@ def _score(game: Game, events: list[Any], seats_a: tuple[str, ...]) -> float:
 def play_pair(game: Game, variant: str, bot_a: Bot, bot_b: Bot, seed: int, pair: int,
               options: dict[str, Any] | None = None) -> PairResult:
     """One mirrored pair: the same deals, bot A in the even seats and then in the odd ones."""
-    seats = game.variants()[variant].seats
+    seats = table_seats(game, variant, options)  # an option may decide them (Clue's players)
     sides = (seats[0::2], seats[1::2])
     scores: list[float] = []
     logs: list[list[Any]] = []
@@ -97,7 +97,7 @@ def pool_arena(reports: list[dict[str, Any]]) -> ArenaReport:
     if not reports:
         raise ValueError("nothing to pool")
     first = reports[0]
-    keys = ("game", "variant", "a", "b")
+    keys = ("game", "variant", "a", "b", "options")  # options: e.g. Clue's players
     for other in reports[1:]:
         if any(other.get(k) != first.get(k) for k in keys):
             raise ValueError("these reports are not the same match-up: "

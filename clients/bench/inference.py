@@ -26,11 +26,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from clients.table_options import add_table_options, chosen_options
 from games.dominoes.audience import view
 from games.dominoes.belief_partnership import Belief
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.tiles import SEATS
-from games.interface import SPECTATOR, Game
+from games.interface import SPECTATOR, Game, match_seats, table_seats
 from games.play import play_match
 from games.registry import GAMES
 from inference.classes import Position
@@ -69,6 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "per-update times only, beside partnership-6")
     parser.add_argument("--two-player", action="store_true",
                         help="per-update times only: partnership-6, block-2 and draw-2")
+    add_table_options(parser)  # for the other game's variants, e.g. --variant clue --players 5
 
 
 @dataclass
@@ -169,22 +171,26 @@ def _references(group: Group, args: argparse.Namespace, rng: random.Random) -> d
     return out
 
 
-def _match_events(game: Game, variant: str, rng: random.Random, target: int) -> list[Any]:
-    """One match of the game's random bots (or its first bot), seeded."""
+def _match_events(game: Game, variant: str, rng: random.Random, target: int,
+                  chosen: dict[str, Any] | None = None) -> list[Any]:
+    """One match of the game's random bots (or its first bot), seeded, with the table
+    options `chosen` (Clue's players)."""
     info = game.variants()[variant]
     bots = game.bots()
     bot = bots.get("random") or next(iter(bots.values()))
     options = dict(info.options)
     if "target" in options:
         options["target"] = target
-    return play_match(game, variant, dict.fromkeys(info.seats, bot), rng, options)
+    options.update(chosen or {})
+    seats = table_seats(game, variant, options)
+    return play_match(game, variant, dict.fromkeys(seats, bot), rng, options)
 
 
 def _fold_times(game: Game, variant: str, events: list[Any],
                 updates: dict[str, list[float]]) -> None:
     """Apply + snapshot at every event, for every observer, through the game interface (what
     the server's belief workers do), in CPU time of the thread."""
-    seats = game.variants()[variant].seats
+    seats = match_seats(game, events[0])
     clock = time.thread_time
     for observer in (*seats, SPECTATOR):
         belief = game.belief(observer, variant)
@@ -203,10 +209,13 @@ def run_per_update(args: argparse.Namespace, variants: list[str]) -> int:
     rng = random.Random(args.seed)
     names = ["partnership-6", *(v for v in variants if v != "partnership-6")]
     times = {v: {"seat": [], "spectator": []} for v in names}
+    chosen = {v: {} if v == "partnership-6" else chosen_options(args, GAMES.variant(v))
+              for v in names}  # the reference row plays its defaults
     for _ in range(args.matches):
         for variant in names:
             game = GAMES.game_of_variant(variant)
-            _fold_times(game, variant, _match_events(game, variant, rng, args.target),
+            _fold_times(game, variant,
+                        _match_events(game, variant, rng, args.target, chosen[variant]),
                         times[variant])
     ms = 1e3
     head = (f"{'variant':<14}{'view':<10}{'updates':>9}{'p50 ms':>8}{'p99 ms':>8}"
@@ -219,8 +228,11 @@ def run_per_update(args: argparse.Namespace, variants: list[str]) -> int:
             lines.append(f"{variant:<14}{kind:<10}{len(values):>9}{p50 * ms:>8.3f}"
                          f"{p99 * ms:>8.3f}{p50 / _pct(ref, 0.5):>10.2f}"
                          f"{p99 / _pct(ref, 0.99):>10.2f}")
+    options = "; ".join(f"{v} " + ", ".join(f"{k}={x}" for k, x in c.items())
+                        for v, c in chosen.items() if c)
     print(f"inference bench (per update): {args.matches} matches per variant of the games' "
-          f"random bots, seed {args.seed}, target {args.target} where the game has one")
+          f"random bots, seed {args.seed}, target {args.target} where the game has one"
+          + (f"; table options: {options}" if options else ""))
     print("\n".join(lines))
     print("updates: apply + snapshot_dict at every event, every seat and the spectator, "
           "through the game interface (as the server's belief workers), CPU time of the "

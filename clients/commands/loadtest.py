@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from clients.cli import CommandError
+from clients.table_options import add_table_options, chosen_options
 
 
 def _counts(text: str) -> list[int]:
@@ -35,6 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                       "(default: start one on a free port with a temp db)")
     parser.add_argument("--variant", default="partnership-6",
                         help="any registered game's variant (default: %(default)s)")
+    add_table_options(parser)  # e.g. --variant clue --players 5
     parser.add_argument("--tables", type=_counts, default=[50],
                         help="tables (a comma list runs each in turn: 10,50)")
     parser.add_argument("--spectators", type=int, default=0, help="spectators per table")
@@ -79,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     if args.seconds <= 0 or args.spectators < 0:
         raise CommandError("--seconds must be > 0, --spectators >= 0")
     try:
-        GAMES.variant(args.variant)
+        options = chosen_options(args, GAMES.variant(args.variant))
     except UnknownGame as error:
         raise CommandError(str(error)) from None
     if args.mqtt and (not args.db or args.url):
@@ -105,9 +107,9 @@ def run(args: argparse.Namespace) -> int:
             return asyncio.run(run_paced(
                 url, args.pace, start_tables=tables, ramp=args.ramp,
                 max_tables=args.max_tables, window=args.window, spectators=args.spectators,
-                variant=args.variant, worker_pids=worker_pids))
+                variant=args.variant, worker_pids=worker_pids, options=options))
         return asyncio.run(run_load(url, tables, args.spectators, args.seconds,
-                                    variant=args.variant))
+                                    variant=args.variant, options=options))
 
     describe = paced_report if args.pace is not None else report
 

@@ -13,6 +13,7 @@ from typing import Any
 from archive.matches import ArchiveError, save_matches
 from clients.cli import CommandError
 from clients.store_option import add_db_option, open_store
+from clients.table_options import add_table_options, seats_and_options
 from games.dominoes.game import DOMINOES
 from games.dominoes.selfplay import heaviest_policy, random_match_events, random_policy
 from games.interface import Game, UnknownGame
@@ -30,6 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="any registered variant (partnership-6, partnership-9, block-2, "
                              "draw-2, ...)")
     parser.add_argument("--target", type=int, default=100)
+    add_table_options(parser)
     parser.add_argument("--policy", default="random",
                         help="dominoes: random or heaviest; another game: one of its bots")
     add_db_option(parser)
@@ -38,6 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _match_maker(game: Game, args: argparse.Namespace, rng: random.Random) -> Any:
     """A function making one complete match of the chosen variant and policy."""
+    seats, options = seats_and_options(args, game, args.variant)
     if game is DOMINOES:
         if args.policy not in POLICIES:
             raise CommandError(f"unknown --policy {args.policy!r} (dominoes: "
@@ -48,10 +51,13 @@ def _match_maker(game: Game, args: argparse.Namespace, rng: random.Random) -> An
     if args.policy not in bots:
         raise CommandError(f"unknown --policy {args.policy!r} ({game.name}: "
                            f"{', '.join(sorted(bots))})")
-    seats = game.variants()[args.variant].seats
     bot = bots[args.policy]
     return lambda: play_match(game, args.variant, dict.fromkeys(seats, bot), rng,
-                              {"target": args.target})
+                              {"target": args.target, **options})
+
+
+def _declared(game: Game, args: argparse.Namespace) -> dict[str, Any]:
+    return seats_and_options(args, game, args.variant)[1]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,5 +81,7 @@ def run(args: argparse.Namespace) -> int:
                 raise CommandError(f"{error} (a match of that id is stored already in "
                                    f"{args.db}: another --seed makes other matches)") from None
     elapsed = time.perf_counter() - started
-    print(f"stored {stored} {args.variant} matches in {args.db} ({elapsed:.2f} s)")
+    chosen = ", ".join(f"{k}={v}" for k, v in _declared(game, args).items())
+    print(f"stored {stored} {args.variant} matches{f' ({chosen})' if chosen else ''} in "
+          f"{args.db} ({elapsed:.2f} s)")
     return 0

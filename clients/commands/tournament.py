@@ -10,8 +10,10 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from clients.cli import CommandError
+from clients.table_options import add_table_options, chosen_options
 from games.dominoes.game import DOMINOES
 from games.dominoes.variants import DEFAULT_VARIANT
 from games.interface import Game, UnknownGame
@@ -37,6 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--matches", type=int, default=20, help="even: pairs of mirrored matches")
     parser.add_argument("--seed", type=int, default=1, help="same seed, same deals")
     parser.add_argument("--target", type=int, default=100, help="points to win a match")
+    add_table_options(parser)
     parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
     parser.add_argument(
         "--seconds", type=float, default=None, help="pimc/omniscient time budget per decision"
@@ -85,8 +88,9 @@ def run_command(args: argparse.Namespace) -> int:
         game = args.games.game_of_variant(args.variant)
     except UnknownGame as error:
         raise CommandError(str(error)) from None
+    options = chosen_options(args, game.variants()[args.variant])  # checked for every game
     if game.name != DOMINOES.name:
-        return _arena(args, game)
+        return _arena(args, game, options)
     for name in (args.team_a, args.team_b):
         if name not in BOTS:
             raise CommandError(f"no bot {name!r} for dominoes (known: {', '.join(sorted(BOTS))})")
@@ -102,19 +106,21 @@ def run_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _arena(args: argparse.Namespace, game: Game) -> int:
+def _arena(args: argparse.Namespace, game: Game, options: dict[str, Any]) -> int:
     """Another game's tournament: two of its own bots over mirrored pairs."""
     known = sorted(game.bots())
     for name in (args.team_a, args.team_b):
         if name not in known:
             raise CommandError(f"no bot {name!r} for {game.name} (known: {', '.join(known)})")
     result = arena(game, args.variant, args.team_a, args.team_b, args.matches // 2, args.seed,
-                   {"target": args.target}).to_dict()
+                   {"target": args.target, **options}).to_dict()
+    result["options"] = options
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         low, high = result["win_rate_ci95"]
-        print(f"{args.variant}: {count(result['matches'], 'match', 'matches')} in mirrored "
+        chosen = "".join(f", {k}={v}" for k, v in options.items())
+        print(f"{args.variant}{chosen}: {count(result['matches'], 'match', 'matches')} in mirrored "
               f"pairs, seed {args.seed}: "
               f"{args.team_a} won {result['wins']}, drew {result['draws']}, lost "
               f"{result['losses']} against {args.team_b} ({100 * result['win_rate']:.1f}%, "

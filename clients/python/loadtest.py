@@ -37,6 +37,7 @@ from typing import Any, TypeVar
 from clients.python.client import DominoClient, ServerError
 from clients.python.seat_view import SeatView
 from games.dominoes.variants import DEFAULT_VARIANT
+from games.interface import table_seats
 from games.registry import GAMES, Registry
 from server.protocol import BeliefMessage, EventMessage
 
@@ -231,10 +232,11 @@ async def settle_beliefs(
 async def _table(url: str, spectators: int, figures: Figures, deadline: Deadline, seed: int,
                  *, variant: str, games: Registry, target: int = 100,
                  belief_wait: float = BELIEF_WAIT, pace: float | None = None,
-                 seated: asyncio.Event | None = None) -> None:
+                 seated: asyncio.Event | None = None,
+                 options: dict[str, Any] | None = None) -> None:
     rng = random.Random(seed)
     game = games.game_of_variant(variant)
-    seats = games.variant(variant).seats
+    seats = table_seats(game, variant, options)  # table options may decide them (Clue)
     clients = [await DominoClient.connect(url, trust_beliefs=True) for _ in seats]
     watchers = [await DominoClient.connect(url, trust_beliefs=True) for _ in range(spectators)]
     for watcher in watchers:  # spectators read and drop what they are sent
@@ -243,7 +245,8 @@ async def _table(url: str, spectators: int, figures: Figures, deadline: Deadline
     try:
         while not deadline.passed():
             table_id = await _paced(figures, partial(clients[0].create_table,
-                                                     variant=variant, target=target))
+                                                     variant=variant, target=target,
+                                                     options=options or {}))
             for watcher in watchers:
                 await _paced(figures, partial(watcher.watch, table_id))
             for seat, client in zip(seats, clients, strict=True):
@@ -291,7 +294,8 @@ def _drop(_message: object) -> None:
 
 async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
                    variant: str = DEFAULT_VARIANT, games: Registry = GAMES, target: int = 100,
-                   belief_wait: float = BELIEF_WAIT) -> dict[str, Any]:
+                   belief_wait: float = BELIEF_WAIT,
+                   options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play `tables` tables of `variant` (any game of `games`) flat out for `seconds`."""
     health = health_url(url)
     before = await asyncio.to_thread(fetch_health, health)
@@ -300,7 +304,8 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
     deadline = Deadline(figures.started + seconds)
     tasks = [
         asyncio.create_task(_table(url, spectators, figures, deadline, seed, variant=variant,
-                                   games=games, target=target, belief_wait=belief_wait))
+                                   games=games, target=target, belief_wait=belief_wait,
+                                   options=options))
         for seed in range(tables)
     ]
     peak: dict[str, Any] = {}
@@ -322,6 +327,7 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
     rss_growth = max(0, under_load.get("rss_bytes", 0) - before.get("rss_bytes", 0))
     return {
         "variant": variant,
+        "options": dict(options or {}),
         "tables": tables,
         "spectators_per_table": spectators,
         "seconds": round(elapsed, 2),
@@ -379,7 +385,8 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
                     max_tables: int = 2500, window: float = 15.0, spectators: int = 0,
                     variant: str = DEFAULT_VARIANT, games: Registry = GAMES, target: int = 100,
                     ack_bound: float = ACK_BOUND_MS, belief_bound: float = BELIEF_BOUND_MS,
-                    worker_pids: list[int] | None = None) -> dict[str, Any]:
+                    worker_pids: list[int] | None = None,
+                    options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Capacity at human pace: tables whose seats think `pace` seconds on average (seeded
     exponential times) are added in steps (x`ramp`) until a `window` of play breaks a bound
     (play -> ack p99 > `ack_bound` ms, or play -> all beliefs p99 > `belief_bound` ms) or
@@ -388,7 +395,7 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
     and RSS (/healthz) and this load generator's own CPU, both as a share of one core, and
     with `worker_pids` (the deployment's workers) their CPU per event within the window."""
     health = health_url(url)
-    seats = len(games.variant(variant).seats)
+    seats = len(table_seats(games.game_of_variant(variant), variant, options))
     figures = Figures()
     figures.started = time.monotonic()
     deadline = Deadline(float("inf"))
@@ -402,7 +409,8 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
             seated = [asyncio.Event() for _ in range(level - tables)]
             tasks += [asyncio.create_task(_table(
                 url, spectators, figures, deadline, tables + i, variant=variant, games=games,
-                target=target, pace=pace, seated=event)) for i, event in enumerate(seated)]
+                target=target, pace=pace, seated=event, options=options))
+                for i, event in enumerate(seated)]
             tables = level
             waiting = asyncio.gather(*(e.wait() for e in seated))
             await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)

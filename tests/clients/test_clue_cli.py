@@ -1,8 +1,9 @@
 """Every generic command works for Clue: selfplay, verify, export (and --as), import,
 infer --seat X --json, replay and tournament, through a real SQLite file.
 
-Table sizes other than four are the variants clue-3 ... clue-6 (the generic commands take
-their seats from the variant; `clue` itself is four players).
+The table size is `clue`'s option `players` (3-6, default 4): `--players N` on the commands
+that start matches; the seats of a stored match come from its log. The old names clue-3 ...
+clue-6 are aliases kept so their logs still read, verify and replay.
 """
 
 from __future__ import annotations
@@ -33,12 +34,16 @@ def _stored(db: Path) -> list[str]:
         store.close()
 
 
-@pytest.mark.parametrize("variant", ["clue", "clue-5"])
-def test_selfplay_export_import_verify_infer_replay(variant, tmp_path, capsys) -> None:
+@pytest.mark.parametrize("variant,players", [("clue", None), ("clue", 5), ("clue", 3),
+                                             ("clue-5", None)])
+def test_selfplay_export_import_verify_infer_replay(variant, players, tmp_path, capsys) -> None:
     db, other = tmp_path / "c.sqlite3", tmp_path / "d.sqlite3"
-    code, out, err = run(capsys, "selfplay", "--variant", variant, "--matches", "2",
+    size = ("--players", str(players)) if players else ()
+    code, out, err = run(capsys, "selfplay", "--variant", variant, *size, "--matches", "2",
                          "--seed", "3", "--db", str(db))
     assert code == 0 and f"stored 2 {variant} matches" in out, err
+    if variant == "clue":
+        assert f"(players={players or 4})" in out
     code, out, _ = run(capsys, "verify", "--db", str(db))
     assert (code, out) == (0, "ok: 2 matches, every hash chain and every move checked\n")
     match_id = sorted(_stored(db))[0]
@@ -46,14 +51,22 @@ def test_selfplay_export_import_verify_infer_replay(variant, tmp_path, capsys) -
     code, exported, _ = run(capsys, "export", match_id, "--db", str(db))
     events = [CLUE.parse_event(line) for line in exported.splitlines()]
     CLUE.check_log(events)
-    seats = CLUE.variants()[variant].seats
+    seats = tuple(f"P{i}" for i in range(1, (players or CLUE.variants()[variant].options[
+        "players"]) + 1))
     assert events[0].variant == variant and tuple(events[0].players) == seats
+    assert sorted(events[1].hand_sizes) == list(seats)
     log = tmp_path / "m.jsonl"
     log.write_text(exported)
     code, out, err = run(capsys, "import", str(log), "--db", str(other))
     assert (code, out) == (0, f"imported {match_id} ({len(events)} events)\n"), err
     assert run(capsys, "verify", "--db", str(other))[1].startswith("ok: 1 matches")
 
+    code, as_last, err = run(capsys, "export", match_id, "--db", str(db), "--as", seats[-1])
+    assert code == 0, err  # the last seat (P5 at five): an audience of this match
+    assert [json.loads(line) for line in as_last.splitlines()] == [
+        CLUE.event_to_dict(CLUE.view(e, seats[-1])) for e in events]
+    code, _, err = run(capsys, "export", match_id, "--db", str(db), "--as", f"P{len(seats) + 1}")
+    assert code == 2 and "not an audience" in err
     code, as_p2, _ = run(capsys, "export", match_id, "--db", str(db), "--as", "P2")
     p2 = [json.loads(line) for line in as_p2.splitlines()]
     assert p2 == [CLUE.event_to_dict(CLUE.view(e, "P2")) for e in events]
@@ -68,7 +81,7 @@ def test_selfplay_export_import_verify_infer_replay(variant, tmp_path, capsys) -
     assert code == 2 and "only available for dominoes" in err  # a seat's export: typed
 
     shown = next(e.seq for e in events if e.type == "card_shown")
-    for seat in ("P2", SPECTATOR):
+    for seat in (seats[-1], SPECTATOR):
         code, out, err = run(capsys, "infer", str(log), "--seat", seat, "--at", str(shown),
                              "--json")
         assert code == 0, err
@@ -82,6 +95,26 @@ def test_selfplay_export_import_verify_infer_replay(variant, tmp_path, capsys) -
     code, story, _ = run(capsys, "replay", match_id, "--db", str(other))
     assert code == 0 and len(story.splitlines()) == len(events)
     assert run(capsys, "replay", str(log))[1] == story
+
+
+def test_players_is_checked_by_every_command_that_starts_matches(tmp_path, capsys) -> None:
+    db = str(tmp_path / "c.sqlite3")
+    for argv in (("selfplay", "--variant", "clue", "--players", "7", "--db", db),
+                 ("selfplay", "--variant", "clue", "--option", "players=many", "--db", db),
+                 ("tournament", "--variant", "clue", "--players", "2", "--team-a", "random",
+                  "--team-b", "random", "--matches", "2"),
+                 ("bench", "inference", "--variant", "clue", "--players", "9",
+                  "--matches", "1"),
+                 ("loadtest", "--variant", "clue", "--players", "7", "--tables", "1")):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and "option 'players' is" in err, (argv, err)
+    code, _, err = run(capsys, "selfplay", "--variant", "partnership-6", "--players", "4",
+                       "--db", db)
+    assert code == 2 and "has no option 'players'" in err
+    code, _, err = run(capsys, "selfplay", "--variant", "clue", "--option", "colour=red",
+                       "--db", db)
+    assert code == 2 and "has no option 'colour'" in err
+    assert not (tmp_path / "c.sqlite3").exists() or _stored(tmp_path / "c.sqlite3") == []
 
 
 def test_import_refuses_a_forged_clue_log(tmp_path, capsys) -> None:
@@ -109,6 +142,12 @@ def test_tournament_of_clues_own_bots(capsys) -> None:
     report = json.loads(out)
     assert (report["game"], report["variant"], report["matches"]) == ("clue", "clue-mini", 6)
     assert report["wins"] + report["draws"] + report["losses"] == 6
+    code, out, err = run(capsys, "tournament", "--variant", "clue", "--players", "5",
+                         "--team-a", "infomax", "--team-b", "random", "--matches", "2",
+                         "--seed", "2", "--json", "--workers", "1")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["options"] == {"players": 5} and report["matches"] == 2
     code, _, err = run(capsys, "tournament", "--variant", "clue", "--team-a", "pimc",
                        "--team-b", "random", "--matches", "2")
     assert code != 0 and "no bot 'pimc' for clue" in err
