@@ -10,6 +10,16 @@ in the server's socket: the beliefs in flight are at most five per table.
 A watchdog re-notifies when some observer's belief has not reached the seq within
 `retry_after` seconds (a worker died holding the notification, a message was lost in a
 reconnection): the store has everything, so asking again is always safe.
+
+Only watched audiences get beliefs (issue 15): a notification names the audiences someone
+follows (`"watch"`: a connection here subscribed to its beliefs, or another server's
+follower marker on the bus) when that is not all of them, and the worker folds every
+audience but snapshots and publishes only those. A bot's seat, or the public at a table
+nobody spectates, costs a fold, not a belief. When an audience gains its first watcher the
+table is re-asked (`again`) so its belief for the head comes at once; until then its
+retained belief may be older than the head, which is why a connection attaching to an
+unwatched audience skips the retained copy (the `stale` of its handle) and waits for the
+fresh one.
 """
 
 from __future__ import annotations
@@ -61,16 +71,31 @@ class _Watch:
         self.timer: asyncio.TimerHandle | None = None
         self.tries = 0
         self.unsubscribers: list[Unsubscribe] = []
+        self.watching: frozenset[str] = frozenset(table.game.audiences)
+        """The audiences the last notification asked beliefs for (someone follows them)."""
 
     def behind(self, seq: int) -> bool:
-        return min(self.latest.values()) < seq
+        """Some watched audience's belief is older than `seq`."""
+        return any(self.latest[audience] < seq for audience in self.watching)
+
+    def floor(self) -> int:
+        """The seq every watched audience's belief has reached."""
+        return min((self.latest[a] for a in self.watching), default=self.notified_seq)
 
 
 class _Handle:
     """What a Table holds per audience in place of an in-process BeliefWorker."""
 
-    def __init__(self, remote: RemoteInference, table_id: str, stop: bool) -> None:
-        self.remote, self.table_id, self._owns_stop = remote, table_id, stop
+    def __init__(self, remote: RemoteInference, table_id: str, audience: str,
+                 stop: bool) -> None:
+        self.remote, self.table_id, self.audience = remote, table_id, audience
+        self._owns_stop = stop
+
+    @property
+    def stale(self) -> bool:
+        """Nobody watched this audience, and its last belief is older than the head (a
+        connection attaching now skips that retained belief and waits for `refresh`)."""
+        return self.remote.stale(self.table_id, self.audience)
 
     def refresh(self) -> None:
         self.remote.refresh(self.table_id)
@@ -95,8 +120,12 @@ class RemoteInference:
         self.commit_to_notify = Window()
         """Per event: committed (on the bus) -> its table's work notification published."""
         self.notify_to_beliefs = Window()
-        """Per notification: published -> every observer's belief for it back here (the
-        broker both ways, the worker's queue, store read, fold and publish)."""
+        """Per notification: published -> every watched observer's belief for it back here
+        (the broker both ways, the worker's queue, store read, fold and publish)."""
+        self.unwatched = 0
+        """Audience-notifications that asked no belief (nobody watched the audience)."""
+        if hasattr(bus, "on_follow"):
+            bus.on_follow = self.refresh  # type: ignore[attr-defined]
 
     def stages(self) -> dict[str, dict[str, float]]:
         """Belief lag by stage, for /healthz (what a slow stage is called)."""
@@ -123,8 +152,24 @@ class RemoteInference:
                 self.bus.subscribe(table_id, observer, "belief", self._on_belief))
         if table.last_seq:
             self.notify(table_id, table.last_seq, again=True)  # recovered: catch the workers up
-        return {audience: _Handle(self, table_id, audience == "spectator")
+        return {audience: _Handle(self, table_id, audience, audience == "spectator")
                 for audience in audiences}
+
+    def watched(self, table: WatchedTable) -> frozenset[str]:
+        """The audiences someone follows: a belief subscriber here besides our own, or
+        another node's follower marker (a bus that cannot tell: every audience)."""
+        count = getattr(self.bus, "subscriber_count", None)
+        followers = getattr(self.bus, "followers", None)
+        if count is None or followers is None:
+            return frozenset(table.game.audiences)
+        table_id = table.table_id
+        return frozenset(a for a in table.game.audiences
+                         if count(table_id, a, "belief") > 1 or followers(table_id, a))
+
+    def stale(self, table_id: str, audience: str) -> bool:
+        watch = self._watches.get(table_id)
+        return (watch is not None and audience not in watch.watching
+                and watch.latest.get(audience, 0) < watch.table.last_seq)
 
     def detach(self, table_id: str) -> None:
         watch = self._watches.pop(table_id, None)
@@ -137,7 +182,10 @@ class RemoteInference:
     def refresh(self, table_id: str) -> None:
         """Someone started listening: make sure a belief for the head seq is on its way."""
         watch = self._watches.get(table_id)
-        if watch is not None and watch.behind(watch.table.last_seq):
+        if watch is None:
+            return
+        watch.watching = self.watched(watch.table)
+        if watch.behind(watch.table.last_seq):
             self.notify(table_id, watch.table.last_seq, again=True)
 
     # -- notifications -------------------------------------------------------------------
@@ -170,18 +218,27 @@ class RemoteInference:
             if again:
                 message["again"] = True
             if watch is not None:
+                watch.watching = self.watched(watch.table)
+                audiences = watch.table.game.audiences
+                if len(watch.watching) < len(audiences):
+                    message["watch"] = [a for a in audiences if a in watch.watching]
+                    self.unwatched += len(audiences) - len(watch.watching)
                 self._carry(watch, seq, message)
             payload = json.dumps(message)
             self.link.publish(self.topics.work(table_id), payload, qos=1)
             self.notifications += 1
             if watch is not None:
                 watch.asked = seq
-                self._arm(watch, seq)
                 for stamped_seq, stamp in watch.stamps:
                     if watch.notified_seq < stamped_seq <= seq:
                         self.commit_to_notify.add((now - stamp) * 1000.0)
                 watch.notified_seq = max(watch.notified_seq, seq)
-                watch.notified.append((seq, now))
+                if watch.watching:
+                    self._arm(watch, seq)
+                    watch.notified.append((seq, now))
+                else:  # no belief will come back: nobody waits for one
+                    while watch.stamps and watch.stamps[0][0] <= seq:
+                        watch.stamps.popleft()
 
     def _carry(self, watch: _Watch, seq: int, message: dict[str, object]) -> None:
         """Put the events after the last carried one, up to `seq`, into `message`: the
@@ -225,7 +282,7 @@ class RemoteInference:
         if watch is None:
             return
         watch.latest[envelope.audience] = max(watch.latest[envelope.audience], envelope.seq)
-        floor = min(watch.latest.values())
+        floor = watch.floor()
         now = time.monotonic()
         while watch.stamps and watch.stamps[0][0] <= floor:
             _, stamp = watch.stamps.popleft()

@@ -6,7 +6,9 @@ publishes "table T advanced to seq N" on `{prefix}/work/{partition}/T`; a worker
 only to its own partitions' topics, so every table is folded by one worker, in memory: it
 reads each pending table's stream from the event store after the seq it has already folded
 (one query for all the tables pending at once), folds each audience's view into its Belief,
-and publishes every observer's belief for the head seq, retained. Nothing is read twice.
+and publishes every followed observer's belief for the head seq, retained (a notification
+may name the followed audiences: the others are folded, not snapshotted). Nothing is read
+twice.
 A worker that gains a partition (start-up, a worker died or joined) rebuilds that
 partition's open tables from the store once, at once, without waiting to be asked; one that
 loses a partition forgets its tables.
@@ -146,6 +148,11 @@ class InferenceService:
         """Events (payloads by seq) that notifications carried, not folded yet."""
         self.reads = 0
         """Store reads (one per batch that needed one): rebuilds and gaps, not steady play."""
+        self._watching: dict[str, frozenset[str]] = {}
+        """Per table, the audiences its last notification named as followed (none named:
+        all): the others are folded but get no snapshot and no belief."""
+        self.skipped = 0
+        """Snapshots not taken: audience-updates nobody followed."""
         self.stages = {name: Window() for name in ("transit", "queue", "read", "fold")}
         """Belief lag at this worker, by stage (ms): the notification's trip from the server
         (wall clocks: exact on one machine, skewed across machines), waiting here for its
@@ -166,7 +173,8 @@ class InferenceService:
         self.partitions.close()
         await self.link.stop()
         log("worker_stopped", notifications=self.notifications, beliefs=self.beliefs,
-            folds=self.folds, rebuilds=self.rebuilds, reads=self.reads, partitions=len(self.held),
+            folds=self.folds, skipped=self.skipped, rebuilds=self.rebuilds, reads=self.reads,
+            partitions=len(self.held),
             gained=self.gained, foreign=self.foreign, mqtt_published=self.link.published,
             mqtt_dropped=self.link.dropped, read_s=round(self.read_seconds, 2),
             compute_s=round(self.compute_seconds, 2), cpu_s=round(time.process_time(), 3),
@@ -205,7 +213,8 @@ class InferenceService:
 
     def _forget_partitions(self, lost: Collection[int]) -> None:
         count = self.topics.partitions
-        for store in (self.tables, self._pending, self._received, self._carried):
+        for store in (self.tables, self._pending, self._received, self._carried,
+                      self._watching):
             for table_id in [t for t in store if partition_of(t, count) in lost]:
                 del store[table_id]
 
@@ -222,6 +231,11 @@ class InferenceService:
             if "t" in data:
                 self.stages["transit"].add(max(0.0, time.time() - float(data["t"])) * 1000.0)
             self._received.setdefault(table_id, time.monotonic())
+            watch = data.get("watch")
+            if watch is None:
+                self._watching.pop(table_id, None)
+            else:  # only these audiences are followed: fold all, snapshot these
+                self._watching[table_id] = frozenset(str(a) for a in watch)
             events = data.get("events")
             if events:
                 first = int(data["from"])
@@ -326,8 +340,11 @@ class InferenceService:
                 tables.finished = event.type == "match_ended"
             if tables.folded == 0 or tables.folded < tables.published:
                 return
+            watching = self._watching.get(table_id)
             frames = [(audience, belief_frame(table_id, belief.snapshot_dict()))
-                      for audience, belief in tables.beliefs.items()]
+                      for audience, belief in tables.beliefs.items()
+                      if watching is None or audience in watching]
+            self.skipped += len(tables.beliefs) - len(frames)
         except Exception as error:
             tables.broken = True
             log("inference_failed", table=table_id, error=repr(error))
@@ -346,3 +363,4 @@ class InferenceService:
         for table_id in idle:
             del self.tables[table_id]
             self._carried.pop(table_id, None)
+            self._watching.pop(table_id, None)

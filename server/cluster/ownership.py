@@ -42,7 +42,7 @@ class Cluster:
         self.archive = Archive(store, games)
         self.lease_seconds = lease_seconds
         self.link = MqttLink(mqtt, f"server-{node}", self._on_message)
-        self.bus = MqttBus(self.link, topics)
+        self.bus = MqttBus(self.link, topics, node)
         self.forwarder = Forwarder(self.link, topics, node, forward_timeout)
         self.leases = Leases(db, node, lease_seconds)
         self.registry: Registry | None = None
@@ -215,6 +215,8 @@ class Cluster:
             "mqtt_dropped": self.link.dropped,
             "mqtt_backlog": self.link.backlog,
             "bus_duplicates_dropped": self.bus.duplicates,
+            "bus_published": self.bus.published,
+            "bus_withheld": self.bus.withheld,
             "forwarded_served": self.forwarder.served,
             "takeovers": self.takeovers,
             "leases_lost": self.lost,

@@ -2,6 +2,10 @@
 
     {prefix}/tables/{table}/events/{audience}   one event per message, that audience's view
     {prefix}/tables/{table}/beliefs/{observer}  the observer's latest belief (retained)
+    {prefix}/tables/{table}/followers/{audience}/{node}
+                                                "node follows this audience" (retained,
+                                                non-empty while it does): the owner
+                                                publishes an audience's frames only then
     {prefix}/work/{partition}/{table}           "table advanced to seq N", for the worker
                                                 holding the table's partition (partition_of)
     {prefix}/nodes/{node}/commands              commands forwarded to the table's owner
@@ -57,6 +61,20 @@ class Topics:
 
     def replies(self, node: str) -> str:
         return f"{self.prefix}/nodes/{node}/replies"
+
+    def follower(self, table_id: str, audience: str, node: str) -> str:
+        """Where `node` says it follows `audience` of the table (see MqttBus)."""
+        return f"{self.prefix}/tables/{table_id}/followers/{audience}/{node}"
+
+    def parse_follower_topic(self, topic: str) -> tuple[str, str, str] | None:
+        """(table_id, audience, node) for a follower marker's topic, else None."""
+        head = f"{self.prefix}/tables/"
+        if not topic.startswith(head):
+            return None
+        parts = topic[len(head):].split("/")
+        if len(parts) != 4 or parts[1] != "followers":
+            return None
+        return parts[0], parts[2], parts[3]
 
     def parse_table_topic(self, topic: str) -> tuple[str, str, str] | None:
         """(table_id, kind "event"/"belief", audience) for a table topic, else None."""

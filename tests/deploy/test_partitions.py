@@ -34,7 +34,8 @@ pytestmark = [pytest.mark.mqtt, pytest.mark.postgres]
 LEASE = 1.5
 """Worker lease seconds: short, so a take-over happens within the test's patience."""
 PARTITIONS = 64
-AUDIENCES = ("S", "W", "N", "E", "spectator")
+SEATS = ("S", "W", "N", "E")
+AUDIENCES = (*SEATS, "spectator")
 
 
 def start_worker(db: str, mqtt: str, prefix: str, name: str, log: Path) -> subprocess.Popen:
@@ -68,13 +69,14 @@ def spread(leases: PartitionLeases) -> list[int]:
     return sorted(Counter(owners.values()).values()) if len(owners) == PARTITIONS else []
 
 
-async def retained_beliefs(mqtt_url: str, prefix: str, table_ids: list[str]
+async def retained_beliefs(mqtt_url: str, prefix: str, table_ids: list[str],
+                           audiences: tuple[str, ...] = AUDIENCES
                            ) -> dict[tuple[str, str], int]:
     """The seq of every observer's retained belief on the broker now, read by a fresh
     subscription (a live subscriber that falls behind can have messages dropped by the
     broker's per-client queue; the retained message is what any newcomer gets)."""
     host, port = parse_mqtt_url(mqtt_url)
-    wanted = {(t, o) for t in table_ids for o in AUDIENCES}
+    wanted = {(t, o) for t in table_ids for o in audiences}
     seen: dict[tuple[str, str], int] = {}
     async with aiomqtt.Client(host, port, protocol=aiomqtt.ProtocolVersion.V5) as client:
         for table_id in table_ids:
@@ -91,17 +93,18 @@ async def retained_beliefs(mqtt_url: str, prefix: str, table_ids: list[str]
 
 
 async def beliefs_at_head(mqtt_url: str, prefix: str, head: dict[str, int],
-                          seconds: float = 60) -> None:
+                          seconds: float = 60, audiences: tuple[str, ...] = AUDIENCES
+                          ) -> dict[tuple[str, str], int]:
     """Until every observer's retained belief is at its table's head (fails naming the
-    ones behind)."""
+    ones behind); every retained belief of the tables, seen last."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
     while True:
-        seen = await retained_beliefs(mqtt_url, prefix, list(head))
+        seen = await retained_beliefs(mqtt_url, prefix, list(head), audiences)
         behind = {(t, o): (seen.get((t, o)), seq) for t, seq in head.items()
-                  for o in AUDIENCES if seen.get((t, o)) != seq}
+                  for o in audiences if seen.get((t, o)) != seq}
         if not behind:
-            return
+            return seen
         assert loop.time() < deadline, f"retained beliefs behind the head: {behind}"
         await asyncio.sleep(0.2)
 
@@ -144,9 +147,10 @@ async def test_two_then_three_workers_spread_the_partitions_evenly(
 async def test_each_event_is_folded_once_per_audience_across_the_pool(
     tmp_path: Path, pg_url: str, mqtt_url: str, prefix: str
 ) -> None:
-    """Tables of bots in one server, two workers: every worker's `folds` (events x
-    audiences folded) is exactly the stored events of the tables in its partitions, times
-    five; each table was built once; the broker holds every observer's belief at the head."""
+    """Tables of bots in one server, watched by a spectator, two workers: every worker's
+    `folds` (events x audiences folded) is exactly the stored events of the tables in its
+    partitions, times five; each table was built once; the broker holds the spectators'
+    belief at the head, and none for the bots' seats (nobody follows them: never computed)."""
     port = free_port()
     leases = PartitionLeases(pg_url, "test-observer", LEASE)
     logs = {name: tmp_path / f"{name}.log" for name in ("w1", "w2")}
@@ -162,7 +166,8 @@ async def test_each_event_is_folded_once_per_audience_across_the_pool(
         client = await DominoClient.connect(f"ws://127.0.0.1:{port}/ws")
         tables = [await client.create_table(target=30, bots=dict.fromkeys("SWNE", "random"))
                   for _ in range(8)]
-        await client.close()
+        for table_id in tables:
+            await client.watch(table_id)
 
         def all_ended() -> bool:
             with EventStore(pg_url) as store:
@@ -174,7 +179,10 @@ async def test_each_event_is_folded_once_per_audience_across_the_pool(
             assert asyncio.get_running_loop().time() < deadline, "the matches did not end"
             await asyncio.sleep(0.2)
         head = heads(pg_url, tables)
-        await beliefs_at_head(mqtt_url, prefix, head)
+        await beliefs_at_head(mqtt_url, prefix, head, audiences=("spectator",))
+        retained = await retained_beliefs(mqtt_url, prefix, tables)  # all there are, in 2 s
+        assert {o for _, o in retained} == {"spectator"}, retained  # no seat's was published
+        await client.close()
         assert leases.owners() == owners, "no partition moved during the run"
         stages = health(port)["belief_stages_ms"]  # the server names its stages
         assert stages["notify_to_all_beliefs"]["n"] > 0 and stages["commit_to_notify"]["n"] > 0
@@ -201,7 +209,8 @@ async def test_worker_killed_mid_match_its_partitions_taken_over(
     """Four players at one table; the worker holding the table's partition is SIGKILLed
     mid-match. The survivor takes all 64 partitions within a lease or two, rebuilds the
     table from the store, and the match ends with every belief exact, in order, and the
-    last at the head, for every seat and on the broker for every observer."""
+    last at the head, for every seat and on the broker for every seat (the public, which
+    nobody watches here, gets no belief: tests/deploy/test_watched_beliefs.py)."""
     port = free_port()
     url = f"ws://127.0.0.1:{port}/ws"
     leases = PartitionLeases(pg_url, "test-observer", LEASE)
@@ -241,7 +250,7 @@ async def test_worker_killed_mid_match_its_partitions_taken_over(
             await collect_beliefs(clients[seat], player.beliefs, last)
             check_beliefs(table_id, events, seat, player.beliefs)
             assert player.beliefs[-1].seq == last
-        await beliefs_at_head(mqtt_url, prefix, {table_id: last}, 30)
+        await beliefs_at_head(mqtt_url, prefix, {table_id: last}, 30, audiences=SEATS)
         assert Counter(leases.owners().values()) == {survivor: PARTITIONS}
         for client in [creator, *clients.values()]:
             await client.close()
