@@ -9,7 +9,8 @@ itself (moves, commits, beliefs) goes first; the strategy's budgets are wall-clo
 starved worker answers on time with fewer deals.
 
 What crosses the process boundary is plain data: the seat's own events as JSON-able dicts
-(already redacted for that seat) and a seed; back comes a move or `Advice.to_dict()` rows.
+(already redacted for that seat), a seed and, for advice, the game's advisor object (a small
+picklable object, games.advice); back comes a move or the advisor's JSON payload.
 Workers come from a forkserver with the strategy modules preloaded (no fork of the server's
 threads, no re-import per worker). The pools start lazily, on the first table that needs them.
 """
@@ -21,7 +22,6 @@ import concurrent.futures
 import contextlib
 import multiprocessing
 import os
-import random
 import signal
 import threading
 from collections import Counter, deque
@@ -29,13 +29,15 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from games.advice import Advisor, advisor_of
 from server.logs import log
 
 T = TypeVar("T")
 
 STRATEGY_GAMES = frozenset({"dominoes"})
 """The games strategy/ plays: its bots seat their tables, its advisor ranks their moves (live
-tables and replays alike). Other games seat their own bots and offer no advice."""
+tables and replays alike). Other games seat their own bots and advise through their own
+`advisor()` (games.advice), if they have one."""
 
 BOT_WORKERS = int(os.environ.get("DOMINO_BOT_WORKERS", "0")) or max(1, min(4, os.cpu_count() or 1))
 """Processes for pimc decisions (and replay advice)."""
@@ -43,13 +45,11 @@ ADVICE_WORKERS = int(os.environ.get("DOMINO_ADVICE_WORKERS", "0")) or 2
 """Processes for live advice: up to this many answered at once, within their budget."""
 BOT_NICE = 10
 ADVICE_NICE = 5
-PRELOAD = ["strategy.advisor", "strategy.bots", "games.dominoes.events", "games.dominoes.audience"]
+PRELOAD = ["strategy.advisor", "strategy.bots", "strategy.dominoes_advisor",
+           "games.dominoes.events", "games.dominoes.audience", "games.texas42.advisor"]
 
 PIMC_SECONDS = 0.6
 PIMC_SAMPLES = 24
-ADVICE_SECONDS = 0.8
-"""The advisor's time budget at a live table (its answer must come within ~1 s)."""
-ADVICE_SAMPLES = 32
 
 
 # -- what runs in the worker processes (module-level: picklable by name) ----------------------
@@ -81,16 +81,10 @@ def pimc_move_job(events: list[dict[str, Any]], seat: str, seed: int, seconds: f
     return {"tile": str(move.tile), "end": move.end}
 
 
-def advise_job(events: list[dict[str, Any]], seat: str, seed: int, samples: int,
-               seconds: float) -> list[dict[str, Any]]:
-    """strategy.advisor.advise for `seat` from its own events, as JSON-ready rows."""
-    from games.dominoes.events import parse_event
-    from strategy.advisor import advise
-
-    parsed = [parse_event(e) for e in events]
-    rows = advise(parsed, seat, samples=samples, rng=random.Random(seed),  # type: ignore[arg-type]
-                  time_budget=seconds)
-    return [row.to_dict() for row in rows]
+def game_advice_job(advisor: Any, events: list[dict[str, Any]], seat: str, seed: int,
+                    seconds: float) -> dict[str, Any]:
+    """A game's advisor (games.advice) for `seat` from its own events: its JSON payload."""
+    return advisor.advise(events, seat, seed, seconds)
 
 
 # -- the pools (in the server's process) ------------------------------------------------------
@@ -290,9 +284,21 @@ async def pimc_move(events: list[dict[str, Any]], seat: str, seed: int,
         return await BOTS.run(pimc_move_job, events, seat, seed, seconds, samples)
 
 
-async def advise_rows(events: list[dict[str, Any]], seat: str, seed: int,
-                      samples: int = ADVICE_SAMPLES, seconds: float = ADVICE_SECONDS,
-                      pool: _Pool = ADVICE, *, owners: Iterable[str] = (),
-                      wait: float | None = None) -> list[dict[str, Any]]:
+def advisor_for(game: object) -> Advisor | None:
+    """The advisor of `game`: strategy's for dominoes, else the game's own `advisor()`."""
+    if getattr(game, "name", None) in STRATEGY_GAMES:
+        from strategy.dominoes_advisor import DominoesAdvisor
+
+        return DominoesAdvisor()
+    return advisor_of(game)
+
+
+async def game_advice(advisor: Advisor, events: list[dict[str, Any]], seat: str, seed: int,
+                      seconds: float | None = None, pool: _Pool = ADVICE, *,
+                      owners: Iterable[str] = (), wait: float | None = None
+                      ) -> dict[str, Any]:
+    """`advisor.advise` in a worker of `pool` within its budget (`seconds`, else the
+    advisor's own); PoolBusy if `owners` hold their share or none is free within `wait`."""
+    budget = advisor.seconds if seconds is None else seconds
     async with pool.admitted(owners, ADVICE_WAIT if wait is None else wait):
-        return await pool.run(advise_job, events, seat, seed, samples, seconds)
+        return await pool.run(game_advice_job, advisor, events, seat, seed, budget)

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.interface import JSON, Audience, Bot, Seat, VariantInfo
+from games.texas42.advisor import ADVISOR, Texas42Advisor
 from games.texas42.audience import view
 from games.texas42.belief import Texas42Belief
 from games.texas42.bots import GreedyBot, RandomBot
@@ -143,6 +144,10 @@ class Texas42:
 
     def bots(self) -> Mapping[str, Bot]:
         return {"random": RandomBot(), "greedy": GreedyBot(), "pimc": PimcBot()}
+
+    def advisor(self) -> Texas42Advisor:
+        """The bidding oracle while bidding, PIMC while playing (games.advice)."""
+        return ADVISOR
 
 
 TEXAS42 = Texas42()

@@ -85,13 +85,20 @@ class Evaluation:
 
 
 def solver_score(deal: dict[str, Sequence[Tile]], trump: int, bidder: str,
-                 with_leads: bool = True) -> tuple[int, frozenset[int]]:
-    """The bidder's team's points under perfect play, and the set of optimal opening leads."""
+                 with_leads: bool = True, at_least: int = 0) -> tuple[int, frozenset[int]]:
+    """The bidder's team's points under perfect play, and the set of optimal opening leads.
+
+    `at_least`: a score the bidders are known to reach (the greedy policy's, on the same
+    deal): the solver's null-window searches (MTD(f)) start there, which costs far less
+    than one full-window search."""
     solver = Solver(trump)
     hands = tuple(mask_of(deal[s]) for s in SEATS)
     leader = SEATS.index(bidder)
-    ns = solver.value(hands, leader)  # type: ignore[arg-type]
     ours = team_of(bidder) == "NS"
+    if ours:
+        ns = solver.mtdf(hands, leader, at_least, low=at_least)  # type: ignore[arg-type]
+    else:
+        ns = solver.mtdf(hands, leader, 42 - at_least, high=42 - at_least)  # type: ignore[arg-type]
     score = ns if ours else 42 - ns
     if not with_leads:
         return score, frozenset()
@@ -110,10 +117,16 @@ def solver_score(deal: dict[str, Sequence[Tile]], trump: int, bidder: str,
 def greedy_policy(trump: int) -> Callable[[int, int, tuple[tuple[int, int], ...]], int]:
     """The greedy policy as the solver's fixed policy (tile indices in and out)."""
 
+    chosen: dict[tuple[int, int, tuple[tuple[int, int], ...]], int] = {}
+
     def choose(seat: int, moves: int, trick: tuple[tuple[int, int], ...]) -> int:
-        legal = [TILES[i] for i in bits(moves)]
-        played = tuple((SEATS[s], TILES[i]) for s, i in trick)
-        return INDEX[choose_play(SEATS[seat], legal, played, trump)]
+        key = (seat, moves, trick)  # the search meets one situation many times: decide once
+        found = chosen.get(key)
+        if found is None:
+            legal = [TILES[i] for i in bits(moves)]
+            played = tuple((SEATS[s], TILES[i]) for s, i in trick)
+            found = chosen[key] = INDEX[choose_play(SEATS[seat], legal, played, trump)]
+        return found
 
     return choose
 
@@ -178,9 +191,10 @@ def bidding_oracle(hand: Sequence[Tile], seat: str, rng: random.Random, *,
         for trump in trumps:
             evaluation = evaluations[trump]
             for deal in fresh:
-                score, leads = solver_score(deal, trump, seat, with_leads)
+                lower = greedy_score(deal, trump, seat)
+                score, leads = solver_score(deal, trump, seat, with_leads, at_least=lower)
                 evaluation.upper.append(score)
-                evaluation.lower.append(greedy_score(deal, trump, seat))
+                evaluation.lower.append(lower)
                 if with_leads:
                     evaluation.stable_leads.append(leads)
         if len(deals) >= n_min:

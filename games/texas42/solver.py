@@ -50,6 +50,10 @@ class Tables:
     count_mask: int
     count_left: dict[int, int]
     """Points of the count dominoes in a mask (keyed by the mask's count bits)."""
+    dump: tuple[tuple[int, ...], ...]
+    """dump[suit]: no count first, then weakest (when nothing beats the trick)."""
+    doubles: int
+    """The mask of the seven doubles."""
 
 
 @cache
@@ -83,8 +87,11 @@ def tables(trump: int) -> Tables:
         count_left[mask] = sum(counted[k][1] for k in range(len(counted)) if subset >> k & 1)
     smear = tuple(tuple(sorted(range(28), key=lambda i, row=row: (-points[i], row[i])))
                   for row in power)
+    dump = tuple(tuple(sorted(range(28), key=lambda i, row=row: (points[i], row[i])))
+                 for row in power)
     return Tables(trump, lead, follow, tuple(power), points, counted, order, lead_order,
-                  trumps, smear, count_mask, count_left)
+                  trumps, smear, count_mask, count_left, dump,
+                  sum(1 << i for i, t in enumerate(TILES) if t.low == t.high))
 
 
 def mask_of(tiles: object) -> int:
@@ -126,6 +133,22 @@ class Solver:
         perfect play. `trick`: (seat, tile index) already played to the current trick."""
         return self._in_trick(hands, leader, trick, -1, 43)
 
+    def mtdf(self, hands: tuple[int, int, int, int], leader: int, guess: int,
+             low: int = 0, high: int = 42) -> int:
+        """The exact value by null-window searches (MTD(f)) from a first `guess`, knowing
+        low <= value <= high: each search asks "is it at least b?" and the table of bounds
+        carries over, so a good guess costs little more than one narrow search."""
+        guess = min(max(guess, low), high)
+        while low < high:
+            beta = max(guess, low + 1)
+            value = self._in_trick(hands, leader, (), beta - 1, beta)
+            if value < beta:
+                high = value
+            else:
+                low = value
+            guess = low if value >= beta else high
+        return low
+
     def bounded(self, hands: tuple[int, int, int, int], leader: int,
                 trick: tuple[tuple[int, int], ...], alpha: int, beta: int) -> int:
         """Alpha-beta within (alpha, beta): exact inside, a bound outside (a null window
@@ -160,7 +183,14 @@ class Solver:
         if alpha >= most:  # even every point left cannot lift NS above the window
             return most
         key = (*hands, leader)
-        low, high = self.table.get(key, (0, most))
+        known = self.table.get(key)
+        if known is not None:
+            low, high = known
+        elif self.fixed is not None and leader % 2 == self.fixed_team:
+            low, high = 0, most  # a fixed policy need not cash its sure tricks
+        else:
+            sure = self._sure(hands[leader], left)
+            low, high = (sure, most) if leader % 2 == 0 else (0, most - sure)
         if low >= beta:
             return low
         if high <= alpha:
@@ -200,7 +230,11 @@ class Solver:
             moves = self._one_per_trump_run(moves, hands, trick)
         if len(trick) == 3:
             return self._fourth(hands, leader, trick, seat, moves, alpha, beta)
-        order = t.order[t.lead_suit[trick[0][1]]] if trick else t.lead_order
+        if not trick:
+            order = t.lead_order
+        else:
+            suit = t.lead_suit[trick[0][1]]
+            order = self._follow_order(trick, seat, moves, suit)
         maximising = seat % 2 == 0
         best = -1 if maximising else 43
         for tile in order:
@@ -223,6 +257,24 @@ class Solver:
                 break
         return best
 
+    def _follow_order(self, trick: tuple[tuple[int, int], ...], seat: int, moves: int,
+                      suit: int) -> tuple[int, ...]:
+        """The order to try a follower's plays in: count first when the partner holds the
+        trick; the weakest, count last, when nothing beats the trick; else strongest first
+        (good moves first make alpha-beta cut sooner; the value is the same in any order)."""
+        t = self.t
+        power = t.power[suit]
+        winner, top = trick[0][0], power[trick[0][1]]
+        for s, tile in trick[1:]:
+            if power[tile] > top:
+                winner, top = s, power[tile]
+        if winner % 2 == seat % 2:
+            return t.smear[suit]
+        for tile in t.order[suit]:
+            if moves >> tile & 1:
+                return t.order[suit] if power[tile] > top else t.dump[suit]
+        return t.order[suit]
+
     def _fourth(self, hands: tuple[int, int, int, int], leader: int,
                 trick: tuple[tuple[int, int], ...], seat: int, moves: int, alpha: int,
                 beta: int) -> int:
@@ -239,7 +291,16 @@ class Solver:
         best = -1 if maximising else 43
         bit_seat = seat
         suit = t.lead_suit[trick[0][1]]
-        for tile in (t.smear[suit] if winner % 2 == seat % 2 else t.order[suit]):
+        if winner % 2 == seat % 2:
+            order = t.smear[suit]
+        else:
+            order = t.order[suit]
+            for tile in order:
+                if moves >> tile & 1:
+                    if power[tile] <= top:
+                        order = t.dump[suit]
+                    break
+        for tile in order:
             if not moves >> tile & 1:
                 continue
             moves ^= 1 << tile
@@ -262,6 +323,26 @@ class Solver:
             if alpha >= beta or not moves:
                 break
         return best
+
+    def _sure(self, hand: int, left: int) -> int:
+        """Points the leader's team surely takes: the leader cashes its top trumps one after
+        another (each is the highest trump left when led), or in follow-me its doubles (no
+        trump can beat a led double); each such trick is worth at least its point and the
+        leader's own count."""
+        t = self.t
+        points = 0
+        if t.trump_mask:
+            for tile in t.order[TRUMP_INDEX]:
+                if not t.trump_mask >> tile & 1:
+                    break
+                if left >> tile & 1:
+                    if not hand >> tile & 1:
+                        break
+                    points += 1 + t.points[tile]
+        else:
+            for tile in bits(hand & t.doubles):
+                points += 1 + t.points[tile]
+        return points
 
     def _lead(self, hands: tuple[int, int, int, int], leader: int,
               key: tuple[int, int, int, int, int], alpha: int, beta: int) -> int:

@@ -1,15 +1,20 @@
 """`GET /api/matches/{id}/advice?seq=N`: the advisor's view of move N of a finished match.
 
-The answer is what `advise` would have told the mover just before it played: the mover's own
-view of the events before seq N (games.dominoes.audience.view), every legal move ranked by the
-advisor (strategy.advisor.advise, in the strategy process pool) and where the move actually
-played stood. A seat's hand is only revealed once its match is over, so this is served for
-finished matches only (403 otherwise). Answers are cached (a finished match never changes);
-at most one is computed at a time, so replays never take the live tables' advice workers.
+The answer is what `advise` would have told the mover just before it moved: the mover's own
+view of the events before seq N (`Game.view`), the game's advisor (games.advice; dominoes'
+is strategy's, server.strategy_processes.advisor_for) run in the strategy process pool, and
+where the move actually made stands in it (`Advisor.verdict`). A seat's hand is only revealed
+once its match is over, so this is served for finished matches only (403 otherwise). Answers
+are cached (a finished match never changes); at most one is computed at a time, so replays
+never take the live tables' advice workers.
 
-    {"match_id", "seq", "hand", "seat", "played": {"tile", "end"}, "rank" (1 = the
-     advisor's best; null if not found), "moves": [{tile, end, expected_points, p_win_hand,
-     samples, ci, exact_share}], "label", "elapsed_ms"}
+    {"match_id", "seq", "hand", "seat", "played", "rank" (1 = the advisor's best; null if
+     not ranked), "moves": [...], "label", "elapsed_ms"}
+
+Dominoes' `moves` are [{tile, end, expected_points, p_win_hand, samples, ci, exact_share}];
+another game's body adds `advice` (its advisor's whole payload) and the verdict's own fields
+(Texas 42 at a bid: the oracle's `trump` and the `cell` of the bid made). Texas 42 is advised
+at every bid, trump and play.
 """
 
 from __future__ import annotations
@@ -21,15 +26,12 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from games.dominoes.audience import view
-from games.dominoes.events import event_to_dict
 from games.registry import GAMES
 from games.registry import Registry as Games
 from server import strategy_processes
 from server.replay.build import ReplayError, is_finished, load_log
-from server.strategy_processes import STRATEGY_GAMES
+from server.strategy_processes import STRATEGY_GAMES, advisor_for
 from storage import EventStore
-from strategy.advisor import LABEL
 
 CACHE_SIZE = 512
 MAX_WAITING = 4
@@ -68,8 +70,10 @@ class ReplayAdvisor:
             self._cache.move_to_end(key)
             return cached
         log = await asyncio.to_thread(load_log, self.store, match_id, self.games)
-        if log.game.name not in STRATEGY_GAMES:
-            raise ReplayError(422, f"move advice is not available for {log.game.name}")
+        game = log.game
+        advisor = advisor_for(game)
+        if advisor is None:
+            raise ReplayError(422, f"move advice is not available for {game.name}")
         events = log.events
         if not is_finished(events):
             raise ReplayError(403, "advice in a replay is for finished matches only: the "
@@ -77,11 +81,11 @@ class ReplayAdvisor:
         if seq > len(events):
             raise ReplayError(404, f"match {match_id!r} has no seq {seq}")
         move: Any = events[seq - 1]
-        if move.type != "tile_played":
-            raise ReplayError(422, f"seq {seq} is not a play ({move.type}): nothing to rank",
+        seat = advisor.decision(move)
+        if seat is None:
+            raise ReplayError(422, f"seq {seq} is not a move the advisor ranks ({move.type})",
                               seq=seq)
-        seat = move.seat
-        seen = [event_to_dict(view(e, seat)) for e in events[: seq - 1]]
+        seen = [game.event_to_dict(game.view(e, seat)) for e in events[: seq - 1]]
         if self._waiting >= MAX_WAITING:
             raise ReplayError(503, "the advisor is busy: retry in a moment")
         self._waiting += 1
@@ -92,34 +96,32 @@ class ReplayAdvisor:
                     return cached
                 started = time.monotonic()
                 try:
-                    rows = await strategy_processes.advise_rows(
-                        seen, seat, _seed(match_id, seq), pool=strategy_processes.BOTS,
-                        owners=("replays",), wait=10.0)
+                    payload = await strategy_processes.game_advice(
+                        advisor, seen, seat, _seed(match_id, seq),
+                        pool=strategy_processes.BOTS, owners=("replays",), wait=10.0)
                 except strategy_processes.PoolBusy as busy:
                     raise ReplayError(503, "the advisor is busy: retry in a moment") from busy
                 elapsed = (time.monotonic() - started) * 1000.0
         finally:
             self._waiting -= 1
-        body = _body(match_id, seq, move, rows, elapsed)
+        hand = getattr(move, "hand", None)
+        if hand is None:  # events without a hand number: the hands started before it
+            hand = sum(1 for e in events[:seq] if e.type == "hand_started")
+        body = _body(match_id, seq, hand, seat, advisor.verdict(payload, move), payload,
+                     elapsed, game.name in STRATEGY_GAMES)
         self._cache[key] = body
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
         return body
 
 
-def _body(match_id: str, seq: int, move: Any, rows: list[dict[str, Any]],
-          elapsed: float) -> bytes:
-    """The answer: the advisor's rows and where the move actually played stood."""
-    played = {"tile": str(move.tile), "end": move.end}
-    rank = next((i + 1 for i, r in enumerate(rows)
-                 if r["tile"] == played["tile"] and r["end"] == played["end"]), None)
-    if rank is None:  # both ends showed one number: the advisor lists that move once
-        rank = next((i + 1 for i, r in enumerate(rows) if r["tile"] == played["tile"]), None)
-        if rank is not None:  # the same move: name the end it was actually played on
-            rows[rank - 1] = {**rows[rank - 1], "end": played["end"]}
-    return json.dumps({
-        "match_id": match_id, "seq": seq, "hand": move.hand, "seat": move.seat,
-        "played": played, "rank": rank,
-        "moves": [{k: v for k, v in r.items() if k != "label"} for r in rows],
-        "label": LABEL, "elapsed_ms": round(elapsed, 1),
-    }, separators=(",", ":")).encode()
+def _body(match_id: str, seq: int, hand: int, seat: str, verdict: dict[str, Any],
+          payload: dict[str, Any], elapsed: float, strategy_game: bool) -> bytes:
+    """The answer: the advisor's moves and where the move actually made stood."""
+    moves = [{k: v for k, v in r.items() if k != "label"} for r in payload.get("moves", [])]
+    body: dict[str, Any] = {"match_id": match_id, "seq": seq, "hand": hand, "seat": seat,
+                            **verdict, "moves": moves, "label": payload["label"],
+                            "elapsed_ms": round(elapsed, 1)}
+    if not strategy_game:
+        body["advice"] = payload
+    return json.dumps(body, separators=(",", ":")).encode()

@@ -1,15 +1,18 @@
-"""Live move advice: `advise {table_id}` from a seated player -> `advice {seq, moves, label}`.
+"""Live advice: `advise {table_id}` from a seated player -> `advice {seq, ..., label}`.
 
-The advisor (strategy.advisor.advise) sees exactly what the asking seat sees: the table's log
-redacted for that seat (games.dominoes.audience.view), sent as JSON-able dicts to a worker process
-(server/strategy_processes.py, the `advice` pool) with a 0.8 s budget, so the answer comes in about
-a second and the event loop (every other table and socket) never waits for it. The request
-is checked at once (typed errors: `unauthorized`, `advice_disabled`, `wrong_phase`,
-`not_your_turn`, `no_choice`, `rate_limited`); the answer is sent when ready, without holding
-up the connection's other messages. One request per seat may be in flight.
+Any game whose `advisor()` exists (games.advice; dominoes' is strategy's move advisor, see
+server.strategy_processes.advisor_for) answers. The advisor sees exactly what the asking seat
+sees: the table's log redacted for that seat (`Game.view`), sent as JSON-able dicts to a worker
+process (server/strategy_processes.py, the `advice` pool, with its fair shares) under the
+advisor's own time budget, so the event loop (every other table and socket) never waits for
+it. The request is checked at once (typed errors: `unauthorized`, `advice_disabled`,
+`wrong_phase`, `not_your_turn`, `no_choice`, `rate_limited`); the answer is sent when ready,
+without holding up the connection's other messages. One request per seat may be in flight.
 
-The figures are an optimistic perfect-information estimate (each sampled deal is solved with
-every hand open) and the reply says so in `label`.
+Dominoes' reply keeps its shape (`moves`: every legal move ranked); another game's advice
+is its advisor's own JSON payload in `advice` (Texas 42: the bidding oracle's table while
+bidding, ranked plays while playing). Every figure is labelled with its model and evaluator
+(`label`).
 """
 
 from __future__ import annotations
@@ -20,11 +23,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from games.dominoes.audience import view
-from games.dominoes.events import event_to_dict
-from games.dominoes.rules import evolve, legal_moves
-from games.dominoes.state import MatchState
-from games.dominoes.tiles import Seat
+from games.advice import AdviceRefused, Advisor
+from games.interface import Game
+from games.registry import GAMES
+from games.registry import Registry as Games
 from server import strategy_processes
 from server.logs import log
 from server.protocol import (
@@ -35,10 +37,9 @@ from server.protocol import (
     ProtocolError,
 )
 from server.tables.interface import TableHandle
-from strategy.advisor import LABEL
 
-TIMEOUT = 10.0
-"""Give up (error `busy`) if the worker has not answered by then."""
+TIMEOUT_MARGIN = 6.0
+"""Give up (error `busy`) if the worker has not answered within its budget plus this."""
 
 Send = Callable[[str], None]
 """Queues one frame on the asking connection."""
@@ -55,10 +56,29 @@ async def advice_offered(table: TableHandle) -> bool:
     return False
 
 
+def reply_of(game: Game, message: Advise, table_id: str, seat: str, seq: int,
+             payload: dict[str, Any], elapsed: float) -> AdviceMessage:
+    """The `advice` frame: dominoes' ranked moves as before, another game's payload as is."""
+    if game.name in strategy_processes.STRATEGY_GAMES:
+        rows = payload["moves"]
+        return AdviceMessage(
+            id=message.id, table_id=table_id, seat=seat, seq=seq,
+            moves=[AdviceMove(**{k: row[k] for k in _FIELDS}) for row in rows],
+            label=payload["label"], elapsed_ms=round(elapsed, 1))
+    return AdviceMessage(id=message.id, table_id=table_id, seat=seat, seq=seq, moves=[],
+                         label=payload["label"], elapsed_ms=round(elapsed, 1), advice=payload)
+
+
+def dump(reply: AdviceMessage) -> str:
+    """The frame as JSON; dominoes' has no `advice` field (its shape is unchanged)."""
+    return reply.model_dump_json(exclude={"advice"} if reply.advice is None else None)
+
+
 class AdviceDesk:
     """The server's advice requests in flight: one per (table, seat), answered by tasks."""
 
-    def __init__(self) -> None:
+    def __init__(self, games: Games = GAMES) -> None:
+        self.games = games
         self.in_flight: set[tuple[str, str]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -73,47 +93,50 @@ class AdviceDesk:
                                                 "resume a seat at this table first")
         if not await advice_offered(table):
             raise ProtocolError("advice_disabled", "this table was created without advice")
+        config = await table.table_config()
+        assert config is not None  # advice_offered read it
+        game = self.games.game_of_variant(config.variant)
+        advisor = strategy_processes.advisor_for(game)
+        if advisor is None:
+            raise ProtocolError("advice_disabled", f"{game.name} offers no advice")
         events = await table.referee_log()
-        state: MatchState | None = None
+        state: Any = None
         for event in events:
-            state = evolve(state, event)
-        if state is None or state.phase != "playing" or state.hand is None:
-            raise ProtocolError("wrong_phase", "no hand is in play")
-        seat = state.hand.turn
-        if seat != audience:
-            raise ProtocolError("not_your_turn", f"advice is for the seat to play ({seat})")
-        if not legal_moves(state, seat):
-            raise ProtocolError("no_choice", "you have no tile that fits: pass")
+            state = game.evolve(state, event)
+        try:
+            advisor.check(state, audience)
+        except AdviceRefused as refused:
+            raise ProtocolError(refused.code, refused.message) from None  # type: ignore[arg-type]
+        seat = audience
         key = (table.table_id, seat)
         if key in self.in_flight:
             raise ProtocolError("rate_limited",
                                 "advice for this seat is already being computed")
         self.in_flight.add(key)
-        seen = [event_to_dict(view(e, seat)) for e in events]
+        seen = [game.event_to_dict(game.view(e, seat)) for e in events]
         asker = f"connection:{id(getattr(send, '__self__', send))}"
         task = asyncio.get_running_loop().create_task(
-            self._answer(send, message, table.table_id, seat, len(events), seen, asker)
+            self._answer(send, message, game, advisor, table.table_id, seat, len(events),
+                         seen, asker)
         )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _answer(self, send: Send, message: Advise, table_id: str, seat: Seat, seq: int,
-                      events: list[dict[str, Any]], asker: str = "-") -> None:
+    async def _answer(self, send: Send, message: Advise, game: Game, advisor: Advisor,
+                      table_id: str, seat: str, seq: int, events: list[dict[str, Any]],
+                      asker: str = "-") -> None:
         started = time.monotonic()
         try:
-            rows = await asyncio.wait_for(
-                strategy_processes.advise_rows(events, seat, secrets.randbits(62),
-                                               owners=(f"table:{table_id}", asker)), TIMEOUT
+            payload = await asyncio.wait_for(
+                strategy_processes.game_advice(advisor, events, seat, secrets.randbits(62),
+                                               owners=(f"table:{table_id}", asker)),
+                advisor.seconds + TIMEOUT_MARGIN,
             )
             elapsed = (time.monotonic() - started) * 1000.0
-            reply = AdviceMessage(
-                id=message.id, table_id=table_id, seat=seat, seq=seq,
-                moves=[AdviceMove(**{k: row[k] for k in _FIELDS}) for row in rows],
-                label=LABEL, elapsed_ms=round(elapsed, 1),
-            )
-            log("advice", table=table_id, seat=seat, seq=seq, moves=len(rows),
+            reply = reply_of(game, message, table_id, seat, seq, payload, elapsed)
+            log("advice", table=table_id, seat=seat, seq=seq, kind=payload.get("kind", "-"),
                 ms=round(elapsed, 1))
-            send(reply.model_dump_json())
+            send(dump(reply))
         except (strategy_processes.PoolBusy, TimeoutError) as busy:  # shared workers
             log("advice_busy", table=table_id, seat=seat, reason=str(busy) or "timeout")
             send(ErrorMessage(id=message.id, code="busy", message="the advisor is busy with "

@@ -81,3 +81,32 @@ def test_a_whole_deal_shares_42_points() -> None:
     swapped = {"S": hands["W"], "W": hands["N"], "N": hands["E"], "E": hands["S"]}
     lead_after = SEATS[(SEATS.index(leader) - 1) % 4]
     assert solve_deal(swapped, trump, lead_after) == 42 - ns
+
+
+@pytest.mark.parametrize("tricks", [2, 3])
+def test_null_window_searches_from_any_guess_equal_minimax(tricks: int) -> None:
+    """MTD(f) (the oracle's search) from a guess too low, right or too high, with true bounds,
+    equals exhaustive minimax; so do the sure-trick bounds and the follow orders under it."""
+    rng = random.Random(11 + tricks)
+    for _ in range(25):
+        hands, trump, leader = ending(rng, tricks)
+        exact = minimax(hands, trump, leader, ())
+        masks = tuple(mask_of(hands[s]) for s in SEATS)
+        for guess in (0, exact, 42, rng.randrange(43)):
+            assert Solver(trump).mtdf(masks, SEATS.index(leader), guess) == exact
+        assert Solver(trump).mtdf(masks, SEATS.index(leader), 0, low=exact - 1) == exact
+        assert Solver(trump).mtdf(masks, SEATS.index(leader), 42, high=exact + 1) == exact
+
+
+def test_mtdf_from_the_greedy_bound_equals_the_full_window_on_whole_deals() -> None:
+    from games.texas42.oracle import completions, greedy_score
+
+    rng = random.Random(3)
+    hand = sorted(rng.sample(TILES, 7))
+    for deal in completions(hand, "S", 2, rng):
+        masks = tuple(mask_of(deal[s]) for s in SEATS)
+        for trump in TRUMPS:
+            lower = greedy_score(deal, trump, "S")
+            full = Solver(trump).value(masks, 0)
+            assert lower <= full
+            assert Solver(trump).mtdf(masks, 0, lower, low=lower) == full

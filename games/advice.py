@@ -1,0 +1,59 @@
+"""Advice through the game interface: an optional `advisor()` on a Game.
+
+A game that offers advice gives `advisor()`, a small picklable object with pure methods: the
+server checks a request with `check` (on the referee's state, in its own process), then runs
+`advise` in a strategy worker process on the asking seat's own view of the events (already
+redacted for that seat, as JSON-ready dicts) under a wall-clock budget, and sends the
+JSON-ready payload it returns. The payload carries its `label`: what model the numbers
+assume and which evaluator produced them (never an unlabelled probability). A replay asks
+`decision` which events were a seat's choice, and `verdict` where the choice actually made
+stands in the advice.
+
+Games without `advisor()` offer no advice (a typed refusal where a table asks for it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from games.interface import JSON, Seat
+
+
+class AdviceRefused(Exception):
+    """A request advice cannot answer now. `code` is a protocol error code: `wrong_phase`,
+    `not_your_turn` or `no_choice`."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Advisor(Protocol):
+    """One game's advisor. Must pickle (it is sent to a worker process with the job)."""
+
+    seconds: float
+    """Its wall-clock budget at a live table (the server answers `busy` past a timeout)."""
+
+    def check(self, state: Any, seat: Seat) -> None:
+        """Raise AdviceRefused unless `seat` has a choice to be advised on in `state` (the
+        referee's state: the check reads only whose turn it is and the phase)."""
+
+    def advise(self, view: Sequence[JSON], seat: Seat, seed: int, seconds: float) -> JSON:
+        """The advice for `seat` from its own view (event dicts as that seat saw them),
+        with `seed` for its sampling and at most about `seconds` of wall time. JSON-ready,
+        with at least `kind` and `label`."""
+
+    def decision(self, event: Any) -> Seat | None:
+        """The seat whose choice `event` records (a bid, a play, ...); None if it is none."""
+
+    def verdict(self, advice: JSON, event: Any) -> JSON:
+        """Where the choice `event` made stands in `advice`: at least `played` (the move in
+        the game's wire form) and `rank` (1 = the advisor's best; None if it does not rank)."""
+
+
+def advisor_of(game: object) -> Advisor | None:
+    """The game's advisor, or None when it offers none."""
+    make = getattr(game, "advisor", None)
+    return make() if callable(make) else None
