@@ -13,8 +13,15 @@ over seats of a function of that seat's hand: `HandLikelihood` computes, for a h
 current hand of a seat, the log-likelihood of all its plays so far in the hand, caching per
 (decision, hand at that decision), which every observer of the hand shares.
 
-Draw-2 is not modelled: the tiles a seat drew are not in any observer's view, so its hand at
-an earlier play is not a function of the current deal alone.
+Draw-2: the tiles a seat drew are in no other observer's view, so its hand at a play made
+before its latest draw is not a function of the current deal. Those plays are left out of the
+likelihood (they weigh 1, as in the uniform belief); the plays made since each seat's latest
+draw are weighed (`HandLikelihood.draws`). It is the posterior given part of the evidence:
+still a proper model, labelled the same, weaker than one that tracked every draw.
+
+`observed_decisions` builds a hand's decisions from one observer's own view (a seat's or the
+spectator's) with nothing else: what the pimc-behaviour bot and the live odds request use, so
+neither can see a hidden tile. The public part of a decision (PublicScore) needs no hand.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from games.dominoes.events import HandStarted, TilePlayed
+from games.dominoes.events import HandStarted, TilePlayed, TilesDrawn
 from games.dominoes.rules import evolve, lead_tile, legal_moves
 from games.dominoes.tiles import Tile, parse_tile, partner_of
 from strategy.greedy import known_voids, score_moves
@@ -40,7 +47,7 @@ LABEL = ("behaviour:greedy: each seat plays legal move j with probability ∝ ex
 
 
 class NotModelled(ValueError):
-    """A variant or position the behaviour model does not cover (draw-2)."""
+    """A game, variant or position the behaviour model does not cover."""
 
 
 def softmax_log_prob(scores: Sequence[float], chosen: Sequence[int], beta: float) -> float:
@@ -244,6 +251,9 @@ class HandLikelihood:
     betas: Mapping[str, float]
     """Player name -> β (a name not listed: the `default` β)."""
     default: float = 0.0
+    draws: Sequence[tuple[int, str]] = ()
+    """(event index, seat) of each draw in the hand (draw-2): a seat's plays before its
+    latest draw are left out of the likelihood (module docstring)."""
     _cache: dict[tuple[int, frozenset[Tile]], float] = field(default_factory=dict)
     evaluations: int = 0
 
@@ -269,9 +279,15 @@ class HandLikelihood:
         since."""
         total = 0.0
         later: dict[str, set[Tile]] = {}
+        drew = {}  # seat -> index of its latest draw before `upto`
+        for index, seat in self.draws:
+            if index < upto:
+                drew[seat] = max(drew.get(seat, -1), index)
         for decision in reversed(self.decisions):
             if decision.index >= upto or decision.seat == observer:
                 continue
+            if decision.index < drew.get(decision.seat, -1):
+                continue  # its hand then held tiles drawn since, which nobody saw
             held = deal.get(decision.seat)
             if held is None:
                 continue
@@ -279,6 +295,41 @@ class HandLikelihood:
             since.add(decision.tile)
             total += self.log_prob(decision, frozenset(held) | since)
         return total
+
+
+def hand_draws(events: Sequence[Any], start: int, stop: int) -> list[tuple[int, str]]:
+    """(event index, seat) of every draw in events[start:stop] (draw-2; none elsewhere)."""
+    return [(i, events[i].seat) for i in range(start, stop) if isinstance(events[i], TilesDrawn)]
+
+
+def observed_decisions(view: SeatView, players: Mapping[str, str] | None = None
+                       ) -> tuple[list[Decision], list[tuple[int, str]]]:
+    """The current hand's plays and draws as `view`'s own observer saw them (indices into
+    `view.events`). Each decision's view is the observer's own fold up to the play, named
+    for the mover (PublicScore reads only public facts from it; the mover's hand there is
+    whatever the observer knows of it, which `scored` never reads). `players`: seat ->
+    player name (default: the match_started's)."""
+    events = view.events
+    start = len(events) - len(view.hand_events())
+    if players is None:
+        first = events[0] if events else None
+        players = dict(getattr(first, "players", None) or {})
+    fold = SeatView(view.seat, view.audience)
+    for event in events[:start]:
+        fold.apply(event)
+    decisions: list[Decision] = []
+    for index in range(start, len(events)):
+        event = events[index]
+        if isinstance(event, TilePlayed) and event.seat != view.seat:
+            before = copy.copy(fold)
+            before.events = list(fold.events)
+            before.seat = event.seat
+            before._belief = None
+            decisions.append(Decision(len(decisions), index, event.seat,
+                                      players.get(event.seat, event.seat),
+                                      parse_tile(event.tile), event.end, before))
+        fold.apply(event)
+    return decisions, hand_draws(events, start, len(events))
 
 
 def hands_of(events: Sequence[Any]) -> list[tuple[int, int]]:

@@ -3,10 +3,11 @@
 For each match (of the chosen variant), each observer (every seat and the spectator) folds
 its own view of the log (`Game.view`) into the game's exact belief (`Game.belief`): the
 `uniform` model. At every position where someone is to move (calibration.truth) its marginals
-are scored against who really held each item then. For dominoes without a boneyard the
-`behaviour:greedy` model is scored at the same positions (calibration.weighted), its β fitted
-first on the same matches (calibration.temperature); the two are compared position by
-position, with an interval clustered by hand.
+are scored against who really held each item then. For dominoes the `behaviour:greedy`
+model (in draw-2 without the plays made before a seat's latest draw: calibration.behaviour)
+is scored at the same positions (calibration.weighted), its β fitted first on the same
+matches (calibration.temperature); the two are compared position by position, with an
+interval clustered by hand.
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ from calibration.scores import Scorecard, paired_difference, uncertain_items
 from calibration.temperature import Choice, Fit, choices, fit_players
 from calibration.truth import Moment, moments, tile_name
 from calibration.weighted import behaviour_belief
+from games.dominoes.belief_partnership import Belief
 from games.dominoes.belief_two import TwoPlayerBelief
 from games.dominoes.tiles import parse_tile
 from games.dominoes.variants import VARIANTS as DOMINO_VARIANTS
 from games.interface import SPECTATOR, Game
 from games.registry import GAMES, Registry
-from inference.belief import Belief
 from inference.sampler import DealSampler
 from storage.store import EventStore
 
@@ -145,8 +146,7 @@ def by_item(marginals: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str,
 
 
 def behaviour_modelled(match: StoredMatch) -> bool:
-    variant = DOMINO_VARIANTS.get(match.variant)
-    return match.game.name == "dominoes" and variant is not None and not variant.draws
+    return match.game.name == "dominoes" and match.variant in DOMINO_VARIANTS
 
 
 def fit(matches: Iterable[StoredMatch]) -> tuple[Fit, dict[str, Fit]]:
@@ -197,7 +197,8 @@ def score_match(match: StoredMatch, report: Report, betas: Mapping[str, float] |
         assert betas is not None
         for start, stop in bhv.hands_of(match.events):
             decisions = bhv.hand_decisions(match.events, start, stop, match.players)
-            likelihood = bhv.HandLikelihood(decisions, betas, default)
+            likelihood = bhv.HandLikelihood(decisions, betas, default,
+                                            draws=bhv.hand_draws(match.events, start, stop))
             for index in range(start, stop):
                 likelihoods[index] = likelihood
     for observer in _observers(match):

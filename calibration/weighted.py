@@ -74,8 +74,12 @@ def weigh(deals: Sequence[Deal], log_weights: Sequence[float], name: Callable[[A
                 key = (name(item), holder)
                 first[key] = first.get(key, 0.0) + wi
                 second[key] = second.get(key, 0.0) + wi * wi
-    items = sorted({i for i, _ in first} | set(uniform or {}))
-    holders = sorted({h for deal in deals for h in deal})
+    if uniform is not None:  # the belief's own items and holders (a draw-2 deal also
+        items = sorted(uniform)  # lists the hidden draws already played: not unseen)
+        holders = _holders(uniform)
+    else:
+        items = sorted({i for i, _ in first})
+        holders = sorted({h for deal in deals for h in deal})
     lam = 0.0 if exact or uniform is None else 1 / (1 + ess)
     marginals: dict[str, dict[str, float]] = {}
     stderr: dict[str, dict[str, float]] = {}

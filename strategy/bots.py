@@ -11,6 +11,7 @@ the price of hidden information and is not offered at tables (TABLE_BOTS).
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -19,8 +20,9 @@ from games.dominoes.events import Event
 from games.dominoes.rules import must_draw
 from games.dominoes.tiles import Seat
 from strategy.greedy import greedy_choice
+from strategy.pimc_behaviour import behaviour_sampler
 from strategy.position import from_state
-from strategy.sampling import EXACT_PLAYS_TWO, EXACT_TILES, sample_values
+from strategy.sampling import EXACT_PLAYS_TWO, EXACT_TILES, Deal, sample_values
 from strategy.solver import solve_moves_within
 from strategy.view import SeatView
 
@@ -90,12 +92,35 @@ class PimcBot(Bot):
     def choose(self, view: SeatView, moves: Sequence[Move], rng: random.Random) -> Move:
         if len(moves) == 1:
             return moves[0]
-        sampled = sample_values(view, moves, rng, self.samples, self.seconds)
+        started = time.perf_counter()
+        draw = self.deals(view, rng)
+        seconds = max(self.seconds / 4, self.seconds - (time.perf_counter() - started))
+        sampled = sample_values(view, moves, rng, self.samples, seconds, draw=draw)
         means = [sampled.mean(j) for j in range(len(moves))]
         best = max(means)
         # fix the move, average over deals, then take the max; ties go to the greedy rules
         tied = [m for m, v in zip(moves, means, strict=True) if v >= best - 1e-9]
         return tied[0] if len(tied) == 1 else greedy_choice(view, tied, rng)
+
+    def deals(self, view: SeatView, rng: random.Random
+              ) -> Callable[[random.Random], Deal] | None:
+        """Where the deals come from (None: the exact uniform posterior)."""
+        return None
+
+
+@dataclass
+class BehaviourPimcBot(PimcBot):
+    """pimc on deals from the behaviour posterior (`behaviour:greedy`, strategy.pimc_behaviour):
+    `pool` uniform deals weighted by how likely the others' plays were with each, resampled.
+    The weighting comes out of the same time budget."""
+
+    name: str = "pimc-behaviour"
+    pool: int = 128
+
+    def deals(self, view: SeatView, rng: random.Random
+              ) -> Callable[[random.Random], Deal] | None:
+        draw, _ = behaviour_sampler(view, rng, self.pool)
+        return draw
 
 
 @dataclass
@@ -121,6 +146,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "pimc": PimcBot,
+    "pimc-behaviour": BehaviourPimcBot,
     "omniscient": OmniscientBot,
 }
 TABLE_BOTS: tuple[str, ...] = ("random", "greedy", "pimc")

@@ -107,6 +107,7 @@ def sample_values(
     samples: int,
     seconds: float,
     exact_tiles: int | None = None,
+    draw: Callable[[random.Random], Deal] | None = None,
 ) -> SampledValues:
     """Up to `samples` deals, each solved for every move, within about `seconds` in all.
 
@@ -114,9 +115,14 @@ def sample_values(
     solved exactly in its share is searched by iterative deepening and cut at the horizon.
     Sampling stops early when time is up (at least one deal is always solved).
     `exact_tiles`: see solve_moves_within (None: EXACT_TILES, or EXACT_PLAYS_TWO).
+    `draw`: where the deals come from (None: `sampler(view)`, the exact uniform posterior;
+    strategy.pimc_behaviour resamples weighted deals, so a deal may come again: it is then
+    counted again, its values taken from the first solve).
     """
     deadline = time.perf_counter() + seconds
-    draw = sampler(view)
+    if draw is None:
+        draw = sampler(view)
+    solved: dict[tuple, tuple[tuple[float, ...], bool]] = {}
     state = view.state
     assert state is not None
     if exact_tiles is None:
@@ -128,9 +134,14 @@ def sample_values(
         if k and now >= deadline:
             break
         deal = draw(rng)
-        pos = from_hands(state, deal.hands, deal.to_draw)
-        share = max(0.0, (deadline - now) / (samples - k))
-        values, done = solve_moves_within(pos, moves, share, exact_tiles)
-        rows.append(tuple(values))
+        key = (tuple((s, tuple(sorted(h))) for s, h in sorted(deal.hands.items())),
+               deal.to_draw)
+        if key not in solved:
+            pos = from_hands(state, deal.hands, deal.to_draw)
+            share = max(0.0, (deadline - now) / (samples - k))
+            values, done = solve_moves_within(pos, moves, share, exact_tiles)
+            solved[key] = (tuple(values), done)
+        row, done = solved[key]
+        rows.append(row)
         exact.append(done)
     return SampledValues(tuple(moves), tuple(rows), tuple(exact))
