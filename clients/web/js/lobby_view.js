@@ -1,6 +1,8 @@
 // The lobby: open tables (join a free seat or watch), and a new table with bots in chosen seats.
-// The variants come from the game renderers (js/games/): the protocol has no message that lists
-// the server's variants yet. Each variant names its seats; the form shows one row per seat.
+// The variants come from the game renderers (js/games/); each names its seats, and the form
+// shows one row per seat. A variant's table options come from the server's declaration
+// (`list_variants`: type, bounds or choices, default, label): the form renders one input per
+// option, and an option that decides the seats (Clue's players) redraws the seat rows.
 
 import { Connection } from "./conn.js";
 import { DEFAULT_GAME, allRenderers, gameOf } from "./games/registry.js";
@@ -26,7 +28,7 @@ export function lobbyView(root) {
     `<option value="me"${i === 0 ? " selected" : ""}>me</option><option value="open">open seat</option>` +
     botsOf(renderer).map(([b, label], k) => `<option value="bot:${b}"${i !== 0 && k === 0 ? " selected" : ""}>bot: ${esc(label)}</option>`).join("") +
     `</select></label>`;
-  const seatsHtml = (v) => `<legend>Seats (${esc(v.seatsNote)})</legend>${v.seats.map((s, i) => seatRow(v.renderer, s, i)).join("")}`;
+  const seatsHtml = (v, seats) => `<legend>Seats (${esc(v.seatsNote)})</legend>${seats.map((s, i) => seatRow(v.renderer, s, i)).join("")}`;
   const option = (v) => `<option value="${esc(v.name)}">${several ? `${esc(v.renderer.title)}: ` : ""}${esc(v.label)}</option>`;
 
   root.innerHTML =
@@ -38,7 +40,8 @@ export function lobbyView(root) {
     `<label>Target <input name="target" type="number" min="1" max="10000" value="100"></label>` +
     `<label>Scoring <select name="scoring"><option value="losers">losers' pips</option><option value="all">all pips</option></select></label>` +
     `<label>Turn clock <input name="clock" type="number" min="1" max="600" step="1" placeholder="none" title="seconds a player may take over a move; then a stand-in bot plays it"> s</label></div>` +
-    `<fieldset class="row" id="seats">${seatsHtml(variants[0])}</fieldset>` +
+    `<fieldset class="row" id="options" hidden></fieldset>` +
+    `<fieldset class="row" id="seats">${seatsHtml(variants[0], variants[0].seats)}</fieldset>` +
     `<label class="check"><input type="checkbox" name="advice" checked> Move advice for seated players ` +
     `<span class="muted">(an optimistic, perfect-information estimate of each legal move; everyone at the table may ask)</span></label>` +
     `<button type="submit" class="primary">Create table</button></form></section>` +
@@ -50,11 +53,86 @@ export function lobbyView(root) {
   const nameEl = root.querySelector("#name");
   const form = root.querySelector("#create");
   const seatsEl = root.querySelector("#seats");
+  const optionsEl = root.querySelector("#options");
   nameEl.addEventListener("change", () => setItem("domino-oracle:name", nameEl.value.trim()));
-  // one row per seat of the chosen variant (four, or two for block-2 / draw-2)
-  form.elements.variant.addEventListener("change", () => {
-    seatsEl.innerHTML = seatsHtml(variantNamed(form.elements.variant.value));
-  });
+
+  // The server's declarations, by variant name (empty until `list_variants` answers: the
+  // form then offers no options, and the server applies their defaults).
+  const declared = new Map();
+  const chosenVariant = () => variantNamed(form.elements.variant.value);
+
+  const optionInput = (o) => {
+    const name = `opt-${o.name}`;
+    if (o.kind === "bool") {
+      return `<label class="check"><input type="checkbox" name="${esc(name)}" data-option="${esc(o.name)}"${o.default ? " checked" : ""}> ${esc(o.label)}</label>`;
+    }
+    if (o.kind === "choice") {
+      return `<label>${esc(o.label)} <select name="${esc(name)}" data-option="${esc(o.name)}">` +
+        o.choices.map((c) => `<option value="${esc(c)}"${c === o.default ? " selected" : ""}>${esc(c)}</option>`).join("") + `</select></label>`;
+    }
+    return `<label>${esc(o.label)} <input type="number" name="${esc(name)}" data-option="${esc(o.name)}" ` +
+      `min="${o.minimum}" max="${o.maximum}" step="1" value="${o.default}" required></label>`;
+  };
+
+  // The options as the form has them, typed as declared ({} for a variant that declares none).
+  function chosenOptions() {
+    const d = declared.get(chosenVariant().name);
+    const out = {};
+    for (const o of d ? d.options : []) {
+      const el = form.elements[`opt-${o.name}`];
+      if (!el) continue;
+      out[o.name] = o.kind === "bool" ? el.checked : o.kind === "int" ? Number(el.value) : el.value;
+    }
+    return out;
+  }
+
+  // The seats of the chosen variant with these options (the server lists them per value).
+  function currentSeats() {
+    const v = chosenVariant();
+    const d = declared.get(v.name);
+    if (!d) return v.seats;
+    const chosen = chosenOptions();
+    for (const o of d.options.filter((x) => x.decides_seats)) {
+      const value = chosen[o.name];
+      const seats = (d.seats_by[o.name] || {})[typeof value === "string" ? value : JSON.stringify(value)];
+      if (seats) return seats;
+    }
+    return d.seats;
+  }
+
+  // One row per seat (four, two for block-2 / draw-2, 3-6 for Clue); choices already made
+  // in rows that stay are kept.
+  function renderSeats() {
+    const kept = Object.fromEntries([...seatsEl.querySelectorAll("select[data-seat]")].map((el) => [el.dataset.seat, el.value]));
+    const seats = currentSeats();
+    if (seats.join() === [...seatsEl.querySelectorAll("select[data-seat]")].map((el) => el.dataset.seat).join()) return;
+    seatsEl.innerHTML = seatsHtml(chosenVariant(), seats);
+    for (const el of seatsEl.querySelectorAll("select[data-seat]")) {
+      if (el.dataset.seat in kept) el.value = kept[el.dataset.seat];
+    }
+  }
+
+  function renderOptions() {
+    const d = declared.get(chosenVariant().name);
+    const options = d ? d.options : [];
+    optionsEl.hidden = !options.length;
+    optionsEl.innerHTML = options.length ? `<legend>Table options</legend>${options.map(optionInput).join("")}` : "";
+    renderSeats();
+  }
+  form.elements.variant.addEventListener("change", renderOptions);
+  optionsEl.addEventListener("input", renderSeats);
+  optionsEl.addEventListener("change", renderSeats);
+
+  async function loadVariants() {
+    if (declared.size) return;
+    try {
+      const r = await conn.request({ type: "list_variants" });
+      for (const v of r.variants) declared.set(v.name, v);
+      renderOptions();
+    } catch (err) {
+      if (err.code !== "offline") toast(`${err.code}: ${err.message}`);
+    }
+  }
 
   // A table's seats in its game's order (the variant's, when this page knows it).
   function seatsOf(t) {
@@ -64,11 +142,15 @@ export function lobbyView(root) {
     return [...order.filter((s) => s in t.seats), ...Object.keys(t.seats).filter((s) => !order.includes(s))];
   }
 
-  // A table's variant as the form names it ("double-six (7 each)"), else its name.
+  // A table's variant as the form names it ("double-six (7 each)"), else its name; then its
+  // table options by their declared labels ("Clue · Players 5").
   function variantLabel(t) {
     const renderer = byGame.get(gameOf(t));
     const known = renderer && renderer.variants.find((v) => v.name === t.variant);
-    return known ? known.label : t.variant;
+    const d = declared.get(t.variant);
+    const label = (name) => ((d && d.options.find((o) => o.name === name)) || { label: name }).label;
+    const options = Object.entries(t.options || {}).map(([k, v]) => ` · ${label(k)} ${v === true ? "on" : v === false ? "off" : v}`);
+    return (known ? known.label : t.variant) + options.join("");
   }
 
   // The seats this browser holds (a token): Resume, or the replay once the table is gone.
@@ -122,7 +204,7 @@ export function lobbyView(root) {
     }
   }
 
-  const conn = new Connection({ onOpen: refresh, onStatus: setConn });
+  const conn = new Connection({ onOpen: () => { loadVariants(); refresh(); }, onStatus: setConn });
   const timer = setInterval(() => conn.isOpen && refresh(), 4000);
   root.querySelector("#refresh").addEventListener("click", refresh);
 
@@ -130,9 +212,10 @@ export function lobbyView(root) {
     e.preventDefault();
     const data = new FormData(e.target);
     const variant = variantNamed(data.get("variant"));
+    const options = chosenOptions();
     const bots = {};
     let mine = null;
-    for (const s of variant.seats) {
+    for (const s of currentSeats()) {
       const v = data.get(`seat-${s}`);
       if (v.startsWith("bot:")) bots[s] = v.slice(4);
       if (v === "me" && !mine) mine = s;
@@ -142,6 +225,7 @@ export function lobbyView(root) {
       const r = await conn.request({
         type: "create_table", variant: variant.name, target: Number(data.get("target")) || 100,
         scoring: data.get("scoring"), bots, advice: data.get("advice") === "on",
+        ...(Object.keys(options).length ? { options } : {}),
         ...(Number(data.get("clock")) > 0 ? { turn_clock: Number(data.get("clock")) } : {}),
       });
       const game = variant.renderer.game === DEFAULT_GAME ? "" : `&game=${encodeURIComponent(variant.renderer.game)}`;

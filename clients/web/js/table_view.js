@@ -150,6 +150,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
       const r = await conn.request({
         type: "create_table", variant: info.variant, target: info.target, scoring: app.state.scoring || "losers",
         bots, advice: !!app.adviceOn, rematch_of: tableId, ...(info.turn_clock ? { turn_clock: info.turn_clock } : {}),
+        ...(info.options && Object.keys(info.options).length ? { options: info.options } : {}),
       });
       const game = renderer.game === "dominoes" ? "" : `&game=${encodeURIComponent(renderer.game)}`;
       location.hash = `table=${r.table_id}&seat=${me}${game}`;

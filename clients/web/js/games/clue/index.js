@@ -11,13 +11,13 @@ const seatsFor = (n) => Array.from({ length: n }, (_, i) => `P${i + 1}`);
 const SEATS = seatsFor(6);
 const note = "each for themselves";
 
+// `clue` seats 3-6 by its table option `players` (the lobby renders it from the server's
+// declaration); clue-3 ... clue-6 are old names kept for old logs, offered no more.
 const VARIANTS = [
-  { name: "clue", label: "Clue, 4 players", seats: seatsFor(4), seatsNote: note },
-  { name: "clue-3", label: "Clue, 3 players", seats: seatsFor(3), seatsNote: note },
-  { name: "clue-5", label: "Clue, 5 players", seats: seatsFor(5), seatsNote: note },
-  { name: "clue-6", label: "Clue, 6 players", seats: seatsFor(6), seatsNote: note },
+  { name: "clue", label: "Clue (3-6 players)", seats: seatsFor(4), seatsNote: note },
   { name: "clue-mini", label: "Clue, small deck (3 players)", seats: seatsFor(3), seatsNote: note },
 ];
+const ALIASES = [3, 4, 5, 6].map((n) => ({ name: `clue-${n}`, seats: seatsFor(n) }));
 
 export default {
   game: "clue",
@@ -27,7 +27,7 @@ export default {
   seatName: (seat) => seat,
   variants: VARIANTS,
   defaultVariant: "clue",
-  seatsOf: (variant) => (VARIANTS.find((v) => v.name === variant) || VARIANTS[0]).seats,
+  seatsOf: (variant) => ([...VARIANTS, ...ALIASES].find((v) => v.name === variant) || VARIANTS[0]).seats,
   newState,
   apply,
   describe,

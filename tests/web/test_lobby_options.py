@@ -1,0 +1,96 @@
+"""The lobby renders a variant's table options from the server's declaration, in real headless
+Chromium against the real server (real WebSockets, a real SQLite file).
+
+Clue's `players` (3-6, default 4) is a number input with the declared bounds; changing it
+redraws the seat rows (a choice made in a row that stays is kept); the table is created with
+that many seats, bots play it to the end while the page watches, the stored log has that many
+players and re-decides, and the lobby lists the table with its option.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from archive.matches import load_match
+from archive.tables import read_table
+from games.clue.game import CLUE
+from storage import EventStore
+from tests.web.conftest import WebServer
+from tests.web.test_browser import app, watch_errors
+
+pytestmark = pytest.mark.browser
+
+
+def _seat_rows(page: Any) -> list[str]:
+    return page.eval_on_selector_all("#seats select[data-seat]",
+                                     "els => els.map(e => e.dataset.seat)")
+
+
+def test_the_lobby_picks_clues_player_count(context: Any, web_server: WebServer) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(web_server.base + "/")
+    page.wait_for_selector("#create button[type=submit]")
+    page.select_option("select[name=variant]", "clue")
+    players = page.wait_for_selector("#options input[name=opt-players]", timeout=60_000)
+    assert (players.get_attribute("min"), players.get_attribute("max"),
+            players.input_value()) == ("3", "6", "4")
+    assert "Players" in page.text_content("#options")
+    assert _seat_rows(page) == ["P1", "P2", "P3", "P4"]
+    # the old fixed-size names are not offered any more
+    offered = page.eval_on_selector_all("select[name=variant] option", "els => els.map(e => e.value)")
+    assert "clue" in offered and not {"clue-3", "clue-5", "clue-6"} & set(offered)
+
+    page.select_option("select[name=seat-P2]", "bot:random")
+    page.fill("#options input[name=opt-players]", "6")
+    page.wait_for_function("document.querySelectorAll('#seats select[data-seat]').length === 6")
+    assert _seat_rows(page) == ["P1", "P2", "P3", "P4", "P5", "P6"]
+    assert page.input_value("select[name=seat-P2]") == "bot:random"  # kept
+    page.fill("#options input[name=opt-players]", "5")
+    page.wait_for_function("document.querySelectorAll('#seats select[data-seat]').length === 5")
+    page.select_option("select[name=seat-P1]", "bot:infomax")  # bots only: the page watches
+    page.uncheck("#create input[name=advice]")
+    page.click("#create button[type=submit]")
+    page.wait_for_function("location.hash.startsWith('#watch=')", timeout=60_000)
+    table_id = page.evaluate("location.hash").split("=", 1)[1].split("&", 1)[0]
+
+    page.wait_for_function("window.__app && window.__app.state && "
+                           "window.__app.state.phase === 'finished'", timeout=120_000)
+    assert app(page, "a.state.seats") == ["P1", "P2", "P3", "P4", "P5"]
+    assert page.locator("#board .clue-seats .seat").count() == 5
+
+    store = EventStore(web_server.db)
+    try:
+        events = load_match(store, table_id)
+        config = read_table(store, table_id, config_only=True)
+    finally:
+        store.close()
+    CLUE.check_log(events)
+    assert list(events[0].players) == ["P1", "P2", "P3", "P4", "P5"]
+    assert events[0].variant == "clue" and config is not None
+    assert config.config.options == {"players": 5}
+    assert config.config.bots == {"P1": "infomax", "P2": "random", "P3": "infomax",
+                                  "P4": "infomax", "P5": "infomax"}
+
+    # the lobby lists it (while it is retained) with its option by the declared label; a new
+    # table of the same size shows it at once
+    page.goto(web_server.base + "/")
+    page.wait_for_selector("#create button[type=submit]")
+    page.select_option("select[name=variant]", "clue")
+    page.wait_for_selector("#options input[name=opt-players]", timeout=60_000)
+    page.fill("#options input[name=opt-players]", "3")
+    page.wait_for_function("document.querySelectorAll('#seats select[data-seat]').length === 3")
+    page.select_option("select[name=seat-P1]", "open")
+    page.uncheck("#create input[name=advice]")
+    page.click("#create button[type=submit]")
+    page.wait_for_function("location.hash.startsWith('#watch=')", timeout=60_000)
+    second = page.evaluate("location.hash").split("=", 1)[1].split("&", 1)[0]
+    page.goto(web_server.base + "/")
+    row = page.wait_for_selector(f"#tables tr[data-table={second}]", timeout=60_000)
+    page.wait_for_function(
+        f"(document.querySelector('#tables tr[data-table={second}]').textContent || '')"
+        ".includes('Players 3')", timeout=60_000)
+    assert row.query_selector("[data-join=P1]") is not None
+    assert errors == []
