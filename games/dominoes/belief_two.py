@@ -212,12 +212,13 @@ class TwoPlayerBelief(HandFold):
     """Fold of one observer's view (S, N or "spectator") of a block-2 or draw-2 match."""
 
     def __init__(self, observer: str, variant: str | Variant = "draw-2") -> None:
-        self.variant = get_variant(variant) if isinstance(variant, str) else variant
-        self._check_variant(self.variant)
-        if observer not in (*self.variant.seats, "spectator"):
+        chosen = get_variant(variant) if isinstance(variant, str) else variant
+        self._check_variant(chosen)
+        if observer not in (*chosen.seats, "spectator"):
             raise ObserverError(f"unknown observer {observer!r} (one of "
-                                f"{', '.join(self.variant.seats)}, spectator)")
+                                f"{', '.join(chosen.seats)}, spectator)")
         self.observer = observer
+        self._use(chosen)
         self.seq = 0
         self.hand: int | None = None
         self.status = "idle"
@@ -230,15 +231,13 @@ class TwoPlayerBelief(HandFold):
         if len(variant.seats) != 2:
             raise ObserverError(f"{variant.name} is not a two-player variant")
 
-    @property
-    def hidden(self) -> tuple[str, ...]:
+    def _use(self, variant: Variant) -> None:
+        """Play `variant` from now on (and name its holders once: every update reads them)."""
+        self.variant = variant
+        self.hidden: tuple[str, ...] = tuple(s for s in variant.seats if s != self.observer)
         """The seats whose tiles this observer does not see."""
-        return tuple(s for s in self.variant.seats if s != self.observer)
-
-    @property
-    def holders(self) -> tuple[str, ...]:
+        self.holders: tuple[str, ...] = (*self.hidden, POOL)
         """The current holders of unseen tiles, as the snapshot names them."""
-        return (*self.hidden, POOL)
 
     def _reset_hand(self, hand: int | None) -> None:
         self.hand = hand
@@ -285,7 +284,7 @@ class TwoPlayerBelief(HandFold):
         self._check_variant(variant)
         if self.observer not in (*variant.seats, "spectator"):
             raise ObserverError(f"{self.observer} has no seat in {variant.name}")
-        self.variant = variant
+        self._use(variant)
         self.status = "idle"
         self._reset_hand(None)
 

@@ -52,16 +52,19 @@ def facts(position: Position, tight: tuple[int, ...] = ()) -> list[Fact]:
     allowed = position.allowed
     tiles = sorted(allowed)
     by_value: dict[int, list[Tile]] = {}
+    union_of: dict[int, int] = {}  # value -> the holders some unseen tile showing it may be in
     for t in tiles:
+        mask = allowed[t]
         by_value.setdefault(t.low, []).append(t)
+        union_of[t.low] = union_of.get(t.low, 0) | mask
         if t.high != t.low:
             by_value.setdefault(t.high, []).append(t)
+            union_of[t.high] = union_of.get(t.high, 0) | mask
+    values = sorted(by_value)
     out: list[Fact] = []
     for h, holder in enumerate(holders):
         bit = 1 << h
-        void = tuple(
-            v for v, ts in sorted(by_value.items()) if not any(allowed[t] & bit for t in ts)
-        )
+        void = tuple(v for v in values if not union_of[v] & bit)
         if void:
             words = join([f"{v}s" for v in void], "or")
             out.append(Fact("void", (holder,), (), void, f"{name(holder)} has no {words}"))
@@ -78,10 +81,9 @@ def facts(position: Position, tight: tuple[int, ...] = ()) -> list[Fact]:
         if cannot:
             words = join([str(t) for t in cannot], "or")
             out.append(Fact("cannot", (holder,), cannot, (), f"{name(holder)} cannot hold {words}"))
-    for v, ts in sorted(by_value.items()):
-        union = 0
-        for t in ts:
-            union |= allowed[t]
+    for v in values:
+        ts = by_value[v]
+        union = union_of[v]
         k = popcount(union)
         if len(ts) >= 2 and k <= 2 and k < m:
             who = holders_in(union, holders)
