@@ -9,7 +9,7 @@ import { ADVICE_LABEL, adviceLine, pct, signed, teamWords } from "./advice.js";
 import { domino } from "./draw.js";
 import { legalMoves, mustDraw, mustPass, parseTile } from "./game.js";
 import { changedBy } from "./describe.js";
-import { renderOracle } from "./overlay.js";
+import { behaviourLayerHtml, modelSwitchHtml, renderOracle } from "./overlay.js";
 
 // ctx: {app, me, tableId, boardEl, overlayEl, overlayOn(), askAdvice()}; `app` holds the
 // shell's state: {state, belief, timeline, adviceOn, adviceBusy, advice, conn}.
@@ -21,6 +21,9 @@ export function liveTable(ctx) {
   let holders = null; // the overlay's holders last drawn (kept while a belief names none)
   let wasMyTurn = false;
   const soundOn = () => getItem("domino-oracle:sound") === "on";
+  // The model switch (remembered): "uniform" shows the exact belief alone; a behaviour model
+  // adds its estimate (an `odds` request, answered from this seat's own view) under it.
+  const odds = { model: getItem("domino-oracle:model") || "uniform", answer: null, pending: false, askedSeq: -1, error: "" };
 
   // A short tone when your turn comes (the Sound switch, off by default, remembered).
   function beep() {
@@ -158,7 +161,70 @@ export function liveTable(ctx) {
       changedBy: changedBy(ev, app.state) });
     overlayEl.dataset.seq = app.belief ? app.belief.seq : 0;
     overlayEl.dataset.observer = me || "spectator";
+    renderLayer();
+    askOdds();
   }
+
+  // The switch and (when a behaviour model is chosen) its layer, just under the exact grids.
+  function renderLayer() {
+    if (!ctx.overlayOn()) return;
+    let box = overlayEl.querySelector(".ov-layers");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "ov-layers";
+      const grids = overlayEl.querySelector(".grids");
+      if (grids) grids.after(box);
+      else overlayEl.append(box);
+    }
+    const live = app.belief && app.belief.status === "live";
+    const layer = odds.model === "uniform" ? ""
+      : behaviourLayerHtml(live && odds.answer && odds.answer.hand === app.belief.hand ? odds.answer : null, {
+        variant: app.state.rules, maxPip: app.state.maxPip, holders: holders || [],
+        seq: app.belief ? app.belief.seq : undefined, pending: odds.pending, error: odds.error,
+      });
+    const html = modelSwitchHtml(odds.model) + layer;
+    if (box._html !== html) {
+      box.innerHTML = html;
+      box._html = html;
+    }
+  }
+
+  // Ask for the chosen model's odds of the position now: one request at a time, once per
+  // belief seq (a refusal waits for the next move), only while a hand is in play.
+  function askOdds() {
+    const belief = app.belief;
+    if (odds.model === "uniform" || odds.pending || !app.conn || !belief || belief.status !== "live") return;
+    if (belief.seq <= odds.askedSeq) return;
+    odds.pending = true;
+    odds.askedSeq = belief.seq;
+    const model = odds.model;
+    app.conn.request({ type: "odds", table_id: tableId, model }).then((answer) => {
+      if (model === odds.model) {
+        odds.answer = answer;
+        odds.error = "";
+      }
+    }, (err) => {
+      odds.error = err.code === "busy" ? "The odds workers are busy: the next move will ask again."
+        : `${err.code}: ${err.message}`;
+    }).finally(() => {
+      odds.pending = false;
+      renderLayer();
+      askOdds(); // the table may have moved on meanwhile
+    });
+    renderLayer();
+  }
+
+  overlayEl.addEventListener("click", (e) => {
+    const b = e.target.closest(".ov-model [data-model]");
+    if (!b || b.dataset.model === odds.model) return;
+    odds.model = b.dataset.model;
+    odds.answer = null;
+    odds.error = "";
+    odds.askedSeq = -1;
+    setItem("domino-oracle:model", odds.model);
+    renderLayer();
+    askOdds();
+  });
 
   // After an event is folded in: a chooser for a tile no longer playable goes.
   function afterEvent(ev) {

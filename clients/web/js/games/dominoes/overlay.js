@@ -406,3 +406,70 @@ export function renderOracle(el, state, belief, me, extra = {}) {
   });
   return holders;
 }
+
+// -- the behaviour layer: a second, labelled estimate beside the exact one (never instead) ----
+
+export const MODELS = [
+  { name: "uniform", label: "Uniform" },
+  { name: "behaviour:greedy", label: "Behaviour (greedy)" },
+];
+
+// The switch above the layers: "Uniform" shows the exact belief alone; "Behaviour (greedy)"
+// adds the behaviour model's estimate under it. The exact triangles stay either way.
+export function modelSwitchHtml(model) {
+  const buttons = MODELS.map((m) =>
+    `<button type="button" data-model="${m.name}" aria-pressed="${m.name === model}"` +
+    `${m.name === model ? ` style="font-weight:700;outline:2px solid #b45309"` : ""}>${m.label}</button>`).join("");
+  return `<div class="ov-model" role="group" aria-label="which model to show beside the exact odds">` +
+    `<span class="muted">Model:</span> ${buttons}</div>`;
+}
+
+const LAYER_NOTE = "Estimate under the behaviour model: each player is taken to play as the greedy bot " +
+  "scores its moves, softened by a fitted temperature, so a deal is likelier the more its plays look " +
+  "like that. Sampled, with the error shown; the exact odds above assume nothing about how people play.";
+
+function layerCell(tile, holder, odds) {
+  const column = odds.marginals[holder] || {};
+  const p = column[tile];
+  if (p === undefined) return `<div class="c none"></div>`;
+  const se = ((odds.stderr || {})[holder] || {})[tile] || 0;
+  const dark = p > 0.81;
+  const title = `${holderName(holder, odds.variantRules)} holds ${tile}: ${(p * 100).toFixed(1)}%` +
+    (odds.exact ? " (exact under the model)" : ` ± ${(1.96 * se * 100).toFixed(1)} (95%)`);
+  return `<div class="c${dark ? " dark" : ""}" data-btile="${tile}" data-holder="${holder}" data-p="${p}" ` +
+    `title="${esc(title)}" style="background:rgba(180,83,9,${p.toFixed(3)})">${pct(p)}</div>`;
+}
+
+function layerTriangle(holder, odds, maxPip) {
+  const n = maxPip + 1;
+  let html = `<div class="tri${maxPip > 6 ? " big" : ""}" style="--n:${n + 1}"><div class="h corner">lo\\hi</div>`;
+  for (let c = 0; c < n; c++) html += `<div class="h">${c}</div>`;
+  for (let r = 0; r < n; r++) {
+    html += `<div class="h">${r}</div>`;
+    for (let c = 0; c < n; c++) html += c < r ? `<div class="gap"></div>` : layerCell(`${r}-${c}`, holder, odds);
+  }
+  return html + "</div>";
+}
+
+// The behaviour layer for `odds` (an `odds_belief` reply), or its state while there is none:
+// ctx {variant (rules), maxPip, holders, seq (the exact belief's), pending, error}.
+export function behaviourLayerHtml(odds, ctx) {
+  const head = `<h3>Behaviour (greedy) <span class="layer-tag">estimate</span></h3>`;
+  if (!odds) {
+    const why = ctx.error ? esc(ctx.error) : ctx.pending ? "Weighing deals by how the players played…" : "No hand in play.";
+    return `<section class="behaviour-layer" data-model="behaviour:greedy" aria-label="behaviour model odds" style="border:2px dashed #b45309;padding:.4em;margin:.5em 0">` +
+      `${head}<p class="muted layer-status">${why}</p></section>`;
+  }
+  const stale = ctx.seq !== undefined && odds.seq < ctx.seq;
+  const error = odds.exact ? "exact under the model" : `within ±${(odds.error_95 * 100).toFixed(1)} percentage points (95%, the widest)`;
+  const status = `<p class="layer-status" data-seq="${odds.seq}" data-exact="${odds.exact}">` +
+    `<b>model: ${esc(odds.model)}</b> · after seq ${odds.seq} · ${error} · effective sample ${odds.ess.toFixed(0)} of ${odds.samples} deals` +
+    `${stale ? ` · <span class="stale">the table has moved on: updating…</span>` : ""}</p>`;
+  const rules = { ...odds, variantRules: ctx.variant };
+  const cards = ctx.holders.filter((h) => odds.marginals[h]).map((h) =>
+    `<section class="layer-card" data-holder="${h}"><h4>${holderName(h, ctx.variant)}</h4>` +
+    `${layerTriangle(h, rules, ctx.maxPip)}</section>`).join("");
+  const ctxError = ctx.error ? `<p class="muted">${esc(ctx.error)}</p>` : "";
+  return `<section class="behaviour-layer" data-model="${esc(odds.model)}" aria-label="behaviour model odds" style="border:2px dashed #b45309;padding:.4em;margin:.5em 0">` +
+    `${head}${status}<p class="muted">${LAYER_NOTE}</p>${ctxError}<div class="grids layer-grids">${cards}</div></section>`;
+}
