@@ -650,7 +650,8 @@ def _clear_retained(mqtt: str, prefix: str) -> None:
 
 def worker_figures(log: str) -> dict[str, Any]:
     """The workers' figures from their `worker_ready` and `worker_stopped` lines: CPU spent
-    between the two (start-up excluded), events folded per audience, beliefs published."""
+    between the two (start-up excluded), events folded per audience, beliefs published,
+    snapshots skipped (audiences nobody followed)."""
     ready = [float(x) for x in re.findall(r"event=worker_ready .*?cpu_s=([\d.]+)", log)]
     stopped = [dict(re.findall(r"(\w+)=([\d.]+)", line))
                for line in log.splitlines() if "event=worker_stopped" in line]
@@ -661,6 +662,7 @@ def worker_figures(log: str) -> dict[str, Any]:
         "worker_folds": sum(int(s.get("folds", 0)) for s in stopped),
         "worker_rebuilds": sum(int(s.get("rebuilds", 0)) for s in stopped),
         "worker_beliefs": sum(int(s.get("beliefs", 0)) for s in stopped),
+        "worker_skipped": sum(int(s.get("skipped", 0)) for s in stopped),
         "worker_read_s": round(sum(float(s.get("read_s", 0)) for s in stopped), 3),
         "worker_compute_s": round(sum(float(s.get("compute_s", 0)) for s in stopped), 3),
         "worker_stages_ms": {  # the slowest worker's, per stage

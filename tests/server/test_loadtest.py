@@ -145,7 +145,8 @@ def test_worker_figures_count_cpu_after_start_up() -> None:
     log = "\n".join([
         "ts=1 level=INFO event=worker_ready client=a partitions=32 cpu_s=0.9",
         "ts=1 level=INFO event=worker_ready client=b partitions=32 cpu_s=1.1",
-        "ts=2 level=INFO event=worker_stopped notifications=5 beliefs=25 folds=100 rebuilds=2 "
+        "ts=2 level=INFO event=worker_stopped notifications=5 beliefs=25 folds=100 skipped=7 "
+        "rebuilds=2 "
         "partitions=32 gained=32 foreign=0 read_s=0.1 compute_s=0.3 cpu_s=1.5",
         "ts=2 level=INFO event=worker_stopped notifications=4 beliefs=20 folds=60 rebuilds=1 "
         "partitions=64 gained=64 foreign=0 read_s=0.05 compute_s=0.2 cpu_s=2.0",
@@ -154,6 +155,7 @@ def test_worker_figures_count_cpu_after_start_up() -> None:
     assert figures["workers_stopped"] == 2
     assert figures["worker_cpu_s"] == 1.5  # (1.5 - 0.9) + (2.0 - 1.1)
     assert figures["worker_folds"] == 160 and figures["worker_rebuilds"] == 3
+    assert figures["worker_skipped"] == 7 and figures["worker_beliefs"] == 45
 
 
 async def test_belief_lag_is_reported_by_stage(url: str) -> None:
