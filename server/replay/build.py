@@ -1,6 +1,7 @@
 """Replays for the browser: a stored (or uploaded) match as one audience saw it, with beliefs.
 
-A replay is {match_id, game, perspective, finished, events, beliefs}, for any registered
+A replay is {match_id, game, perspective, finished, events, beliefs} (and `options`, the
+table options a stored table was created with, when it has any), for any registered
 game: the events redacted for the perspective (the game's `view`) and the perspective's exact
 belief after every event (the game's `belief`, the same fold the live workers run).
 Perspective "all" is the referee's log with every hand open, so it carries no beliefs, and
@@ -23,6 +24,7 @@ from typing import Any
 
 from archive.jsonl import LogFormatError, parse_log_lines
 from archive.matches import ArchiveError, MatchLog, UnknownMatch, game_of_events, load_match_log
+from archive.tables import read_table
 from games.interface import REFEREE, SPECTATOR, Game, LogProblem, UnknownGame, match_seats
 from games.registry import GAMES
 from games.registry import Registry as Games
@@ -266,8 +268,11 @@ class StoredReplays:
         if not report.ok:
             raise ReplayError(409, f"match {match_id!r} fails verification ({report.reason} "
                                    f"at seq {report.first_bad_seq})", seq=report.first_bad_seq)
-        body = json.dumps(build_replay(log.events, perspective, log.game),
-                          separators=(",", ":")).encode()
+        replay = build_replay(log.events, perspective, log.game)
+        table = read_table(self.store, match_id, config_only=True)
+        if table is not None and table.config.options:  # a table's: the options it was set
+            replay["options"] = table.config.options
+        body = json.dumps(replay, separators=(",", ":")).encode()
         if is_finished(log.events):
             self._cache[key] = body
             while len(self._cache) > CACHE_SIZE:

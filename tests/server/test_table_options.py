@@ -113,6 +113,7 @@ async def test_a_clue_table_of_n_players_plays_to_the_end_with_bots(
         _get_json, f"http://127.0.0.1:{server.port}/api/matches/{table_id}/replay"
                    f"?perspective={seats[-1]}")
     assert replay["finished"] and len(replay["beliefs"]) == len(stored)
+    assert replay["options"] == {"players": players}
     assert replay["events"][1]["hands"][seats[-1]] is not None
     assert all(h is None for s, h in replay["events"][1]["hands"].items() if s != seats[-1])
 
@@ -241,3 +242,40 @@ def test_a_table_stored_before_options_existed_reads_with_the_defaults() -> None
     assert game.seats == ("P1", "P2", "P3", "P4") and game.chosen == {"players": 4}
     alias = TableGame.of("clue-5", options={})
     assert alias.seats == ("P1", "P2", "P3", "P4", "P5") and alias.audiences[-1] == SPECTATOR
+
+
+async def test_a_waiting_six_player_table_survives_a_restart(tmp_path: Path) -> None:
+    """The options live in the stored config: a restarted server rebuilds the table with the
+    seats they decide (not the variant's default four) and starts it with them."""
+    config = make_config(tmp_path)
+    first = DominoServer(config)
+    await first.start()
+    try:
+        async with connect(f"ws://127.0.0.1:{first.port}/ws") as ws:
+            created = await request(ws, {"type": "create_table", "id": 1, "variant": "clue",
+                                         "options": {"players": 6},
+                                         "bots": {f"P{i}": "random" for i in range(2, 7)}})
+            table_id = created["table_id"]
+    finally:
+        await first.stop()
+    config.port = 0
+    second = DominoServer(config)
+    await second.start()
+    try:
+        async with connect(f"ws://127.0.0.1:{second.port}/ws") as ws:
+            listed = await request(ws, {"type": "list_tables", "id": 1})
+            info = next(t for t in listed["tables"] if t["table_id"] == table_id)
+            assert info["options"] == {"players": 6} and info["status"] == "waiting"
+            assert list(info["seats"]) == [f"P{i}" for i in range(1, 7)]
+            assert info["seats"]["P1"] is None and info["seats"]["P6"] == "bot:random"
+            joined = await request(ws, {"type": "join", "id": 2, "table_id": table_id,
+                                        "seat": "P1", "name": "ann"})
+            assert joined["type"] == "joined", joined
+            while True:
+                frame = await _frame(ws)
+                if frame["type"] == "event":
+                    break
+            assert frame["event"]["type"] == "match_started"
+            assert list(frame["event"]["players"]) == [f"P{i}" for i in range(1, 7)]
+    finally:
+        await second.stop()

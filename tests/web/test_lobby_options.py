@@ -74,6 +74,12 @@ def test_the_lobby_picks_clues_player_count(context: Any, web_server: WebServer)
     assert config.config.bots == {"P1": "infomax", "P2": "random", "P3": "infomax",
                                   "P4": "infomax", "P5": "infomax"}
 
+    # its replay, from the fifth seat, says the table's options
+    page.goto(f"{web_server.base}/#replay={table_id}&perspective=P5")
+    page.wait_for_selector("#table-options:not([hidden])", timeout=60_000)
+    assert page.text_content("#table-options") == "Table options: players 5"
+    assert "P5" in page.eval_on_selector_all("#persp option", "els => els.map(e => e.value)")
+
     # the lobby lists it (while it is retained) with its option by the declared label; a new
     # table of the same size shows it at once
     page.goto(web_server.base + "/")
@@ -93,4 +99,6 @@ def test_the_lobby_picks_clues_player_count(context: Any, web_server: WebServer)
         f"(document.querySelector('#tables tr[data-table={second}]').textContent || '')"
         ".includes('Players 3')", timeout=60_000)
     assert row.query_selector("[data-join=P1]") is not None
-    assert errors == []
+    # (the replay viewer's advisor asks for advice the server has only for dominoes: a 422
+    # it shows as "no advice"; any other error is the page's)
+    assert [e for e in errors if "status of 422" not in e] == []

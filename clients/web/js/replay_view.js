@@ -137,6 +137,7 @@ export function replayView(root, params) {
     `<a href="#replay">All replays</a><button type="button" class="drawer-tab" aria-controls="overlay" aria-expanded="false">The odds ▲</button></div>` +
     `<p id="in-play" class="muted" hidden>This match is still in play: only the spectator perspective is ` +
     `available until it ends (the others would show hands still hidden).</p>` +
+    `<p id="table-options" class="muted" hidden></p>` +
     `<div class="replay-controls" role="group" aria-label="step through the match">` +
     `<button type="button" data-go="first" aria-label="first">|◀</button><button type="button" data-go="prev" aria-label="previous (left arrow)">◀</button>` +
     `<input type="range" id="scrub" min="0" max="0" value="0" aria-label="position in the match">` +
@@ -417,6 +418,10 @@ export function replayView(root, params) {
     if (!hoverAttached) renderer.attachOverlay(overlayEl);
     hoverAttached = true;
     app.data = data;
+    const options = Object.entries(data.options || {}); // the table's options, e.g. players 5
+    const optionsEl = root.querySelector("#table-options");
+    optionsEl.hidden = !options.length;
+    optionsEl.textContent = `Table options: ${options.map(([k, v]) => `${k} ${v}`).join(", ")}`;
     const seats = renderer.seatsOfState(renderer.apply(renderer.newState(), data.events[0] || {}));
     perspSel.innerHTML = optionsHtml(perspectives(seats, renderer.seatName), perspective);
     inPlay(!data.finished);
