@@ -52,9 +52,10 @@ Z95 = 1.959963984540054
 class Texas42Advisor:
     """games.advice.Advisor for Texas 42 (plain object: pickles by class)."""
 
-    seconds = 4.0
-    """Live tables: the oracle solves every trump per completion, so it needs more than
-    dominoes' 0.8 s to say anything; its answer names its N and why it stopped."""
+    seconds = 5.0
+    """Live tables: the oracle solves every trump per completion (about 1-4 s of CPU), so it
+    needs more than dominoes' 0.8 s to say anything; its answer names its N and why it
+    stopped. A completion the budget cannot finish is left out (the first is always solved)."""
 
     def check(self, state: State, seat: str) -> None:
         if state is None or state.phase not in ("bidding", "trump", "playing"):
@@ -103,7 +104,7 @@ def advise(view: Sequence[JSON], seat: str, rng: random.Random, go_on: Callable[
         return play_advice(belief, seat, rng, go_on, left)
     hand = sorted(state.hands.get(seat) or ())
     oracle = bidding_oracle(hand, seat, rng, batch=1, n_min=20, n_max=200, target_width=0.2,
-                            budget=go_on)
+                            budget=go_on, nodes_left=lambda: _nodes(left()))
     out: JSON = {"kind": "bid" if state.phase == "bidding" else "trump", "seat": seat,
                  "label": BID_LABEL, "oracle": oracle}
     if state.phase == "bidding":
@@ -133,7 +134,7 @@ def play_advice(belief: Texas42Belief, seat: str, rng: random.Random,
     while solved == 0 or go_on():
         drawn = sample_deal(position, rng)
         hands = tuple(mask_of(own) if s == seat else mask_of(drawn[s]) for s in SEATS)
-        solver = Solver(state.trump, limit=max(1, int(left() * NODES_PER_SECOND)))
+        solver = Solver(state.trump, limit=_nodes(left()))
         try:
             values = solver.move_values(hands, leader, trick)  # type: ignore[arg-type]
         except OutOfNodes:
@@ -169,6 +170,11 @@ def play_advice(belief: Texas42Belief, seat: str, rng: random.Random,
                     "is named instead" if not moves else
                     "team_points: your team's points at the end of the hand, mean over the "
                     "deals; p_bid_made: share of deals in which the bidders make their bid"}
+
+
+def _nodes(seconds: float) -> int | None:
+    """The plays a search may take in `seconds` (None: no limit)."""
+    return None if math.isinf(seconds) else max(1, int(seconds * NODES_PER_SECOND))
 
 
 def _finite(x: float) -> float | None:

@@ -15,8 +15,13 @@ For the seat to bid, holding seven dominoes:
     defenders who reply perfectly; so deal by deal it never beats the solver's score and
     P_lower <= P_upper in every cell; the fusion gap is P_upper - P_lower;
  5. strategy stability: whether one opening lead is optimal in at least 70% of completions;
- 6. sequential sampling: batches until the chosen trump's intervals are narrow enough, a
-    maximum N, or the caller's budget says stop (the caller owns the clock: this stays pure).
+ 6. sequential sampling: completions until the chosen trump's intervals are narrow enough,
+    a maximum N, or the caller's budget says stop (the caller owns the clock: this stays
+    pure; a completion the budget cannot finish is left out whole, for every trump).
+
+Speed: each trump's value is found by null-window searches (MTD(f)) starting from the greedy
+policy's score on the same deal, a proven lower bound, with the solver's table of bounds
+shared between those searches and the opening-lead tests (`bench solver42 --oracle`).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from typing import Any
 from games.texas42.dominoes import INDEX, SEATS, TILES, Tile, partner_of, team_of
 from games.texas42.greedy import choose_play
 from games.texas42.scoring import MARK_BIDS, POINT_BIDS, needed
-from games.texas42.solver import Solver, bits, mask_of
+from games.texas42.solver import OutOfNodes, Solver, bits, mask_of
 from games.texas42.suits import TRUMPS, trump_name
 from inference.classes import Position
 from inference.sampler import sample_deal
@@ -91,7 +96,11 @@ def solver_score(deal: dict[str, Sequence[Tile]], trump: int, bidder: str,
     `at_least`: a score the bidders are known to reach (the greedy policy's, on the same
     deal): the solver's null-window searches (MTD(f)) start there, which costs far less
     than one full-window search."""
-    solver = Solver(trump)
+    return _solve(Solver(trump), deal, bidder, with_leads, at_least)
+
+
+def _solve(solver: Solver, deal: dict[str, Sequence[Tile]], bidder: str, with_leads: bool,
+           at_least: int) -> tuple[int, frozenset[int]]:
     hands = tuple(mask_of(deal[s]) for s in SEATS)
     leader = SEATS.index(bidder)
     ours = team_of(bidder) == "NS"
@@ -134,10 +143,17 @@ def greedy_policy(trump: int) -> Callable[[int, int, tuple[tuple[int, int], ...]
 def greedy_score(deal: dict[str, Sequence[Tile]], trump: int, bidder: str) -> int:
     """The bidder's team's points when it plays the greedy policy and the defenders, seeing
     every hand, reply perfectly: never above the solver's score, deal by deal."""
+    return _greedy(deal, trump, bidder, None)[0]
+
+
+def _greedy(deal: dict[str, Sequence[Tile]], trump: int, bidder: str, limit: int | None
+            ) -> tuple[int, int]:
+    """greedy_score and the plays searched for it (OutOfNodes past `limit`)."""
     leader = SEATS.index(bidder)
-    solver = Solver(trump, fixed=greedy_policy(trump), fixed_team=leader % 2)
+    solver = Solver(trump, fixed=greedy_policy(trump), fixed_team=leader % 2,
+                    limit=None if limit is None else max(1, limit))
     ns = solver.value(tuple(mask_of(deal[s]) for s in SEATS), leader)  # type: ignore[arg-type]
-    return ns if team_of(bidder) == "NS" else 42 - ns
+    return (ns if team_of(bidder) == "NS" else 42 - ns), solver.nodes
 
 
 def cell(upper: list[int], lower: list[int], level: int, stable: bool) -> dict[str, Any]:
@@ -176,39 +192,69 @@ def bidding_oracle(hand: Sequence[Tile], seat: str, rng: random.Random, *,
                    trumps: Sequence[int] = TRUMPS, batch: int = 10, n_min: int = 20,
                    n_max: int = 100, target_width: float = 0.2,
                    budget: Callable[[], bool] | None = None,
+                   nodes_left: Callable[[], int | None] | None = None,
                    with_leads: bool = True) -> dict[str, Any]:
     """The oracle's table for `seat` bidding with `hand` (see the module docstring).
 
     Stops once the chosen trump's widest P_upper interval over the levels is at most
     `target_width` (after at least `n_min` completions), at `n_max`, or when `budget()` turns
-    False (checked between batches)."""
+    False (checked after each completion). `nodes_left()`: the plays the solver may still
+    search (the caller's clock turned into a count); a completion that would need more is
+    left out whole, so every trump keeps the same completions (the first is always solved)."""
     evaluations = {t: Evaluation() for t in trumps}
-    deals: list[dict[str, tuple[Tile, ...]]] = []
+    n = 0
     stop = "n_max"
-    while len(deals) < n_max:
-        fresh = completions(hand, seat, min(batch, n_max - len(deals)), rng)
-        deals.extend(fresh)
-        for trump in trumps:
-            evaluation = evaluations[trump]
-            for deal in fresh:
-                lower = greedy_score(deal, trump, seat)
-                score, leads = solver_score(deal, trump, seat, with_leads, at_least=lower)
+    while n < n_max and stop == "n_max":
+        for deal in completions(hand, seat, min(batch, n_max - n), rng):
+            limit = nodes_left() if nodes_left is not None and n > 0 else None
+            scored = _evaluate(deal, trumps, seat, with_leads, limit)
+            if scored is None:
+                stop = "budget"
+                break
+            for trump, (lower, score, leads) in scored.items():
+                evaluation = evaluations[trump]
                 evaluation.upper.append(score)
                 evaluation.lower.append(lower)
                 if with_leads:
                     evaluation.stable_leads.append(leads)
-        if len(deals) >= n_min:
-            chosen = _chosen(evaluations)
-            widths = [hi - lo for lo, hi in (wilson(sum(1 for s in evaluations[chosen].upper
-                                                         if s >= needed(k)), len(deals))
-                                              for k in LEVELS)]
-            if max(widths) <= target_width:
+            n += 1
+            if n >= n_min and _narrow(evaluations, n, target_width):
                 stop = "interval narrow enough"
                 break
-        if budget is not None and not budget():
-            stop = "budget"
-            break
-    return report(hand, seat, evaluations, len(deals), stop)
+            if budget is not None and not budget():
+                stop = "budget"
+                break
+    return report(hand, seat, evaluations, n, stop)
+
+
+def _narrow(evaluations: dict[int, Evaluation], n: int, target_width: float) -> bool:
+    """Whether the chosen trump's widest P_upper interval over the levels is narrow enough."""
+    upper = evaluations[_chosen(evaluations)].upper
+    return all(hi - lo <= target_width
+               for lo, hi in (wilson(sum(1 for s in upper if s >= needed(k)), n)
+                              for k in LEVELS))
+
+
+def _evaluate(deal: dict[str, tuple[Tile, ...]], trumps: Sequence[int], seat: str,
+              with_leads: bool, limit: int | None
+              ) -> dict[int, tuple[int, int, frozenset[int]]] | None:
+    """Per trump: (greedy score, solver score, optimal leads); None if `limit` plays of
+    search do not suffice."""
+    out = {}
+    used = 0
+    try:
+        for trump in trumps:
+            lower, nodes = _greedy(deal, trump, seat, None if limit is None else limit - used)
+            used += nodes
+            solver = Solver(trump, limit=None if limit is None else max(1, limit - used))
+            try:
+                score, leads = _solve(solver, deal, seat, with_leads, lower)
+            finally:
+                used += solver.nodes
+            out[trump] = (lower, score, leads)
+    except OutOfNodes:
+        return None
+    return out
 
 
 def _chosen(evaluations: dict[int, Evaluation]) -> int:

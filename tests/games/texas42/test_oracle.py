@@ -113,7 +113,13 @@ def test_sequential_sampling_stops_on_a_narrow_interval_or_the_budget() -> None:
                             n_max=50, target_width=0.0,
                             budget=lambda: calls.append(1) or len(calls) < 2,
                             with_leads=False)
-    assert report["stopped"] == "budget" and report["N"] == 4
+    assert report["stopped"] == "budget" and report["N"] == 2  # checked after each completion
+    starved = bidding_oracle(hand, "S", random.Random(3), trumps=(6, 5), batch=2, n_min=2,
+                             n_max=50, nodes_left=lambda: 10, with_leads=False)
+    # the first completion is always solved; the next cannot be in 10 plays and is left out
+    # whole (for every trump: common random numbers)
+    assert starved["stopped"] == "budget" and starved["N"] == 1
+    assert all(c["N"] == 1 for row in starved["cells"].values() for c in row.values())
     wide = bidding_oracle(hand, "S", random.Random(3), trumps=(6,), batch=2, n_min=2,
                           n_max=50, target_width=1.0, with_leads=False)
     assert wide["stopped"] == "interval narrow enough" and wide["N"] == 2
