@@ -14,6 +14,8 @@ import random
 import time
 from collections import defaultdict
 
+from clients.cli import CommandError
+from clients.table_options import add_table_options, seats_and_options
 from games.clue.belief import ClueBelief
 from games.clue.game import CLUE
 from games.interface import SPECTATOR
@@ -31,8 +33,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot", default="infomax", help="random or infomax, in every seat")
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    add_table_options(parser)  # --players N: clue at 3-6
     args = parser.parse_args(argv)
-    seats = CLUE.variants()[args.variant].seats
+    try:
+        seats, options = seats_and_options(args, CLUE, args.variant)
+    except CommandError as error:
+        parser.error(str(error))
     bot = CLUE.bots()[args.bot]
     rows: dict[int, list[float]] = defaultdict(list)
     estimates: dict[int, int] = defaultdict(int)
@@ -40,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     events_total = 0
     for m in range(args.matches):
         events = play_match(CLUE, args.variant, dict.fromkeys(seats, bot),
-                            random.Random(f"bench:{args.seed}:{m}"))
+                            random.Random(f"bench:{args.seed}:{m}"), options)
         events_total += len(events)
         for audience in (*seats, SPECTATOR):
             belief = ClueBelief(audience)
@@ -54,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
                 estimates[k] += snapshot.get("status") == "estimate"
                 terms[k] = max(terms[k], int(snapshot.get("terms", 0)))
     every = [t for ts in rows.values() for t in ts]
-    print(f"clue belief per update: {args.variant}, {args.matches} matches of {args.bot} bots "
+    print(f"clue belief per update: {args.variant} ({len(seats)} players), "
+          f"{args.matches} matches of {args.bot} bots "
           f"({events_total} events), every seat and the spectator, CPU ms")
     print(f"{'open disjunctions':>18} {'updates':>8} {'p50':>8} {'p99':>8} {'max':>8} "
           f"{'estimates':>10} {'max DP solves':>14}")

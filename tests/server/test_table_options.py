@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.request
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +23,14 @@ from archive.streams import seats_stream
 from archive.tables import TableConfig, read_table
 from games.clue.game import CLUE
 from games.dominoes.game import DOMINOES
-from games.interface import SPECTATOR, Seat, TableOption, VariantInfo
+from games.interface import SPECTATOR
 from games.registry import Registry
 from server.app import DominoServer
 from server.table_game import TableGame
 from storage import EventStore
 from tests.conftest import make_config
-from tests.games.toy.game import TOY, VARIANT as TOY_VARIANT, Toy
+from tests.games.toy.game import VARIANT as TOY_VARIANT
+from tests.games.toy.options import OptionToy
 
 DEADLINE = 60.0
 
@@ -182,25 +183,6 @@ async def test_list_variants_declares_clue_players_and_its_seats(server: DominoS
     assert clue["seats_by"]["players"]["6"] == ["P1", "P2", "P3", "P4", "P5", "P6"]
     assert clue["seats"] == ["P1", "P2", "P3", "P4"]
     assert by_name["partnership-6"]["options"] == [] and by_name["partnership-6"]["seats_by"] == {}
-
-
-class OptionToy(Toy):
-    """The toy with a switch and a choice declared: it records what `start` is given."""
-
-    def __init__(self) -> None:
-        self.started: list[dict[str, Any]] = []
-
-    def variants(self) -> Mapping[str, VariantInfo]:
-        info = TOY.variants()[TOY_VARIANT]
-        return {TOY_VARIANT: VariantInfo(
-            info.name, info.game, info.seats, info.title,
-            declared=(TableOption.switch("house_rule", "A house rule"),
-                      TableOption.choice("pace", "Pace", "slow", ("slow", "fast"))))}
-
-    def start(self, match_id: str, variant: str, players: Mapping[Seat, str],
-              options: Mapping[str, Any]) -> Any:
-        self.started.append(dict(options))
-        return super().start(match_id, variant, players, options)
 
 
 async def test_booleans_and_choices_reach_start_and_the_listing(tmp_path: Path) -> None:
