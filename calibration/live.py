@@ -34,12 +34,19 @@ SAMPLES = 128
 ESS_TARGET = 30.0
 MAX_SAMPLES = 1024
 EXACT_BUDGET = 2000
+MOVES = 0
+"""Resample-move proposals per tile after the draws (calibration.weighted.resample_move).
+It makes the sampled estimates better calibrated (docs/calibration.md) but costs 1-20 s a
+position on this machine with up to 1,024 draws (measured with `behaviour_odds(...,
+moves=4)` on greedy partnership-6 and block-2 positions): too slow for a live answer, so
+off here; the answer carries its ESS and error instead."""
 
 
 def behaviour_odds(events: Sequence[Any], observer: Audience, rng: random.Random, *,
                    samples: int = SAMPLES, ess_target: float = ESS_TARGET,
                    max_samples: int = MAX_SAMPLES, exact_budget: int = EXACT_BUDGET,
-                   betas: Mapping[str, float] | None = None) -> dict[str, Any]:
+                   moves: int = MOVES, betas: Mapping[str, float] | None = None
+                   ) -> dict[str, Any]:
     """The behaviour belief after `events` (the observer's own, in order) as a belief-shaped
     dict: marginals and stderr by holder and tile, error_95, ess, samples, exact, status.
     NotModelled when no hand is in play."""
@@ -69,7 +76,7 @@ def behaviour_odds(events: Sequence[Any], observer: Audience, rng: random.Random
         snapshot.get("remaining") or {}, parse_tile, tile_name,
         DealSampler.of(belief.belief),  # type: ignore[attr-defined]
         lambda deal: likelihood.log_weight(deal, upto, observer), rng, samples, exact_budget,
-        ess_target, max_samples)
+        ess_target, max_samples, moves)
     marginals: dict[str, dict[str, float]] = {}
     stderr: dict[str, dict[str, float]] = {}
     for item, row in weighted.marginals.items():
@@ -92,6 +99,7 @@ def behaviour_odds(events: Sequence[Any], observer: Audience, rng: random.Random
         "error_95": None if weighted.exact else round(Z95 * worst, 6),
         "ess": round(weighted.ess, 2),
         "samples": weighted.samples,
+        "moved": weighted.moved,
         "betas": {seat: likelihood.beta(name) for seat, name in _players(events).items()
                   if seat != observer},
     }

@@ -14,6 +14,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from games.dominoes.commands import Command, DrawTiles, Move, PassTurn, PlayTile
 from games.dominoes.events import Event
@@ -116,10 +117,13 @@ class BehaviourPimcBot(PimcBot):
 
     name: str = "pimc-behaviour"
     pool: int = 128
+    flat: bool = False
+    """Every deal weighs 1 (the uniform posterior through the same pool and resampling):
+    the ablation that says how much of a difference is the weights'."""
 
     def deals(self, view: SeatView, rng: random.Random
               ) -> Callable[[random.Random], Deal] | None:
-        draw, _ = behaviour_sampler(view, rng, self.pool)
+        draw, _ = behaviour_sampler(view, rng, self.pool, flat=self.flat)
         return draw
 
 
@@ -147,6 +151,8 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "greedy": GreedyBot,
     "pimc": PimcBot,
     "pimc-behaviour": BehaviourPimcBot,
+    # the ablation of pimc-behaviour: its pool and resampling with every weight 1
+    "pimc-flat": partial(BehaviourPimcBot, name="pimc-flat", flat=True),
     "omniscient": OmniscientBot,
 }
 TABLE_BOTS: tuple[str, ...] = ("random", "greedy", "pimc")

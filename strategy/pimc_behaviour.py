@@ -46,8 +46,9 @@ class WeightedPool:
 
 def weighted_pool(view: SeatView, rng: random.Random, pool: int,
                   betas: Mapping[str, float] | None = None,
-                  default: float = DEFAULT) -> WeightedPool:
-    """The seat's unseen-tile deals weighted by the behaviour model (module docstring)."""
+                  default: float = DEFAULT, flat: bool = False) -> WeightedPool:
+    """The seat's unseen-tile deals weighted by the behaviour model (module docstring);
+    `flat`: every weight 1 (the uniform posterior through the same pool: an ablation)."""
     state = view.state
     assert state is not None and state.hand is not None
     belief = view.belief()
@@ -69,17 +70,20 @@ def weighted_pool(view: SeatView, rng: random.Random, pool: int,
     if deals is None:
         deals = [sampler(rng) for _ in range(pool)]
     upto = len(view.events)
+    if flat:
+        return WeightedPool(deals, [1.0] * len(deals), exact)
     logs = [likelihood.log_weight(d, upto, view.seat) for d in deals]
     top = max(logs)
     return WeightedPool(deals, [math.exp(x - top) for x in logs], exact)
 
 
 def behaviour_sampler(view: SeatView, rng: random.Random, pool: int,
-                      betas: Mapping[str, float] | None = None, default: float = DEFAULT
+                      betas: Mapping[str, float] | None = None, default: float = DEFAULT,
+                      flat: bool = False
                       ) -> tuple[Callable[[random.Random], Deal], WeightedPool]:
     """A function drawing whole deals (as strategy.sampling.sampler does) from the
     behaviour posterior, and the weighted pool it resamples."""
-    weighted = weighted_pool(view, rng, pool, betas, default)
+    weighted = weighted_pool(view, rng, pool, betas, default, flat)
     state = view.state
     assert state is not None and state.hand is not None
     hand = state.hand

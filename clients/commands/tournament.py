@@ -62,7 +62,8 @@ def _options(args: argparse.Namespace) -> dict[str, dict[str, object]]:
         if args.samples < 1:
             raise CommandError("--samples must be at least 1")
         options["pimc"]["samples"] = args.samples
-    options["pimc-behaviour"] = options["pimc"]  # pimc on the behaviour posterior: same budget
+    # pimc on the behaviour posterior (and its flat ablation): the same budget as pimc
+    options["pimc-behaviour"] = options["pimc-flat"] = options["pimc"]
     return options
 
 
