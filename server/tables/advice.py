@@ -38,8 +38,10 @@ from server.protocol import (
 )
 from server.tables.interface import TableHandle
 
-TIMEOUT_MARGIN = 6.0
-"""Give up (error `busy`) if the worker has not answered within its budget plus this."""
+TIMEOUT_MARGIN = 20.0
+"""Give up (error `busy`) if the worker has not answered within its budget plus this: a
+give-up bound for a stuck or starved worker (an advisor may overrun its budget by one unit of
+work: Texas 42's oracle always solves its first completion, a few seconds on a busy machine)."""
 
 Send = Callable[[str], None]
 """Queues one frame on the asking connection."""
