@@ -48,7 +48,7 @@ def test_a_person_bids_names_trump_and_plays_a_hand_with_the_exact_overlay(
 ) -> None:
     page = context.new_page()
     errors = watch_errors(page)
-    # move advice is dominoes' only (for now)
+    # advice off here (the next test asks for it)
     table_id = create_table_in_lobby(page, web_server, "ann", advice=False,
                                      variant="texas-42", target="1",
                                      seats=dict.fromkeys("WNE", "bot:greedy"))
@@ -118,4 +118,73 @@ def test_a_person_bids_names_trump_and_plays_a_hand_with_the_exact_overlay(
     assert max((abs(cells[k] - expected[k]) for k in expected), default=0.0) <= TOL
     assert "led:" in page.text_content("#board") or "took the last trick" in \
         page.text_content("#board")
+    assert errors == [], json.dumps(errors)
+
+
+def test_a_person_asks_the_oracle_at_a_bid_and_for_a_play_then_sees_it_in_the_replay(
+    context: Any, web_server: WebServer
+) -> None:
+    """Advice on: at South's bid the page draws the bidding oracle's table (every trump, every
+    level, P_upper with its interval over P_lower, the model and evaluators named) from the
+    server's payload; at a play, the ranked legal plays; in the replay, the advisor panel at
+    South's bid shows the oracle's table and the cell of the bid made."""
+    page = context.new_page()
+    errors = watch_errors(page)
+    table_id = create_table_in_lobby(page, web_server, "bea", advice=True, variant="texas-42",
+                                     target="1", seats=dict.fromkeys("WNE", "bot:greedy"))
+    page.wait_for_selector("#board [data-bid]:not([disabled])", timeout=30_000)
+    page.click("#board button.advise")
+    page.wait_for_selector("#board .t42-advice .oracle-table", timeout=60_000)
+    oracle = app(page, "a.advice.advice.oracle")
+    assert sorted(oracle["hand"]) == sorted(app(page, "a.state.hands.S"))
+    rows = page.locator("#board .oracle-table tbody tr")
+    assert rows.count() == 9
+    assert rows.nth(0).get_attribute("data-trump") == oracle["trump"]
+    shown = page.eval_on_selector_all(
+        "#board .oracle-table td.cell",
+        "cells => cells.map(c => [c.dataset.trump, c.dataset.bid, Number(c.dataset.pUpper), "
+        "Number(c.dataset.pLower)])")
+    assert len(shown) == 9 * 14
+    for trump, bid, upper, lower in shown:
+        cell = oracle["cells"][trump][bid]
+        assert (upper, lower) == (cell["P_upper"], cell["P_lower"]) and upper >= lower
+    box = page.text_content("#board .t42-advice")
+    assert oracle["completion_model"] in box and oracle["evaluator"] in box
+    assert f"N = {oracle['N']} completions" in box
+
+    page.click("#board [data-bid='84']")
+    page.wait_for_selector("#board button[data-trump]", timeout=30_000)
+    page.click(f"#board button[data-trump='{oracle['trump']}']")
+    page.wait_for_selector("#board .tile-btn.legal", timeout=30_000)
+    page.wait_for_function("!document.querySelector('#board button.advise').disabled")
+    page.click("#board button.advise")
+    page.wait_for_selector("#board .t42-advice .advice-list li", timeout=60_000)
+    advised = page.eval_on_selector_all("#board .t42-advice .advice-list li",
+                                        "items => items.map(i => i.dataset.tile)")
+    legal = page.eval_on_selector_all("#board .tile-btn.legal",
+                                      "tiles => tiles.map(t => t.dataset.tile)")
+    assert sorted(advised) == sorted(legal)
+    assert "optimistic" in page.text_content("#board .t42-advice")
+
+    for _ in range(40):  # play the hand out: the first legal domino each turn
+        page.wait_for_function("window.__app.state.phase === 'finished' || "
+                               "document.querySelector('#board .tile-btn.legal')",
+                               timeout=30_000)
+        if app(page, "a.state.phase === 'finished'"):
+            break
+        before = app(page, "a.state.lastSeq")
+        page.click("#board .tile-btn.legal >> nth=0")
+        page.wait_for_function(f"window.__app.state.lastSeq > {before}", timeout=10_000)
+    page.wait_for_function("window.__app.state.phase === 'finished'", timeout=30_000)
+
+    page.goto(f"{web_server.base}/#replay={table_id}&perspective=S&game=texas42")
+    page.wait_for_selector("#moves .mv[data-step]")
+    page.locator("#moves .mv[data-step]", has_text="S bids 84").click()
+    page.wait_for_selector("#advisor .oracle-table", timeout=90_000)
+    body = app(page, "a.advice")
+    assert body["played"] == {"kind": "bid", "bid": 84} and body["seat"] == "S"
+    verdict = page.text_content("#advisor .verdict")
+    assert verdict.startswith("bid 84") and "P_upper(make)" in verdict
+    assert page.locator("#advisor td.cell.played").count() == 1
+    screenshot(page, "texas42-replay-oracle")
     assert errors == [], json.dumps(errors)

@@ -215,6 +215,13 @@ export function replayView(root, params) {
 
   function renderAdvisor(r) {
     app.advice = r;
+    if (renderer.replayAdvice) { // a game that draws its own advice (Texas 42: the oracle's table)
+      advisorEl.hidden = false;
+      advisorEl.dataset.seq = r.seq;
+      advisorEl.dataset.rank = r.rank ?? "";
+      advisorEl.innerHTML = renderer.replayAdvice(r, app.state);
+      return;
+    }
     const who = renderer.seatName(r.seat);
     const n = r.moves.length;
     const verdict = r.rank === 1 ? `${who} played the advisor's best move${n === 1 ? " (the only one)" : ""}.`
@@ -261,6 +268,7 @@ export function replayView(root, params) {
   }
 
   function verdictText(r) {
+    if (r && renderer.adviceVerdict) return renderer.adviceVerdict(r);
     if (!r || !r.moves || !r.moves.length) return "";
     if (r.rank === 1) return "✓ the advisor's best move";
     const best = r.moves[0];

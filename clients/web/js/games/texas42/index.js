@@ -1,6 +1,7 @@
 // The Texas 42 renderer: everything the shell (lobby, table view, replay viewer) asks of a
 // game (docs/web.md, "Renderers").
 
+import { replayAdviceHtml, verdictWords } from "./advice.js";
 import { describe } from "./describe.js";
 import { apply, newState } from "./game.js";
 import { liveTable } from "./live.js";
@@ -31,4 +32,7 @@ export default {
   liveTable,
   renderReplayStep,
   adviceLine: (move) => JSON.stringify(move),
+  // the replay viewer's advisor panel and move-list verdict (the oracle at bids and trump)
+  replayAdvice: replayAdviceHtml,
+  adviceVerdict: verdictWords,
 };

@@ -4,6 +4,7 @@
 
 import { toast } from "../../ui.js";
 import { moveSender } from "../move_sender.js";
+import { adviceHtml } from "./advice.js";
 import { renderBoard, tileSvg } from "./board.js";
 import { bidWords, describe } from "./describe.js";
 import { renderOracle } from "./overlay.js";
@@ -38,7 +39,31 @@ export function liveTable(ctx) {
     }
     const replay = app.state.phase === "finished" && me
       ? ` <a class="button" href="#replay=${encodeURIComponent(tableId)}&perspective=${me}&game=texas42">Replay this match</a>` : "";
-    return `${box}<div class="controls">${ov}${replay}</div>`;
+    return `${box}<div class="controls">${adviceButtonHtml()}${ov}${replay}</div>${adviceBoxHtml()}`;
+  }
+
+  // Advice (a table created with advice on): the oracle's table while bidding or naming
+  // trump, the ranked plays while playing; shown until the table moves on.
+  const canAdvise = () => !!me && app.adviceOn && !app.adviceBusy && myTurn() &&
+    ["bidding", "trump", "playing"].includes(app.state.phase);
+
+  function currentAdvice() {
+    const adv = app.advice;
+    return adv && adv.advice && adv.seq === app.state.lastSeq ? adv.advice : null;
+  }
+
+  function adviceButtonHtml() {
+    if (!me || !app.adviceOn) return "";
+    const what = app.state.phase === "playing" ? "Rank my plays" : "The bidding oracle's table for my hand";
+    return `<button type="button" class="advise" ${canAdvise() ? "" : "disabled"} aria-keyshortcuts="A" ` +
+      `title="${what}">${app.adviceBusy ? "Thinking…" : "Advice (A)"}</button>`;
+  }
+
+  function adviceBoxHtml() {
+    const adv = currentAdvice();
+    if (!me || !app.adviceOn || (!adv && !app.adviceBusy)) return "";
+    const body = adv ? adviceHtml(adv) : `<p class="muted">Solving deals consistent with your hand…</p>`;
+    return `<section class="advice-box t42-advice" aria-label="advice" data-kind="${adv ? adv.kind : ""}" data-seq="${adv ? app.advice.seq : ""}">${body}</section>`;
   }
 
   function render() {
@@ -63,12 +88,13 @@ export function liveTable(ctx) {
   const send = moveSender(app, tableId, () => render());
 
   function onClick(e) {
-    const bid = e.target.closest("[data-bid]");
+    if (e.target.closest("button.advise")) return void ctx.askAdvice() || true;
+    const bid = e.target.closest("button[data-bid]");
     if (bid) {
       const n = Number(bid.dataset.bid);
       return void send(n ? { kind: "bid", bid: n } : { kind: "pass" }) || true;
     }
-    const trump = e.target.closest("[data-trump]");
+    const trump = e.target.closest("button[data-trump]");
     if (trump) return void send({ kind: "trump", trump: trump.dataset.trump }) || true;
     const tile = e.target.closest(".tile-btn");
     if (tile) {
@@ -81,7 +107,10 @@ export function liveTable(ctx) {
     return false;
   }
 
-  const onKey = () => false;
-  const canAdvise = () => false;
+  const onKey = (e) => {
+    if (e.key.toLowerCase() !== "a" || !canAdvise()) return false;
+    ctx.askAdvice();
+    return true;
+  };
   return { render, renderOverlay, afterEvent, onClick, onKey, canAdvise };
 }
