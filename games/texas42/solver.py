@@ -122,6 +122,8 @@ class Solver:
     nodes: int = 0
     table: dict[tuple[int, int, int, int, int], tuple[int, int]] = field(default_factory=dict)
     best_lead: dict[tuple[int, int, int, int, int], int] = field(default_factory=dict)
+    two: dict[tuple[int, int, int, int, int], int] = field(default_factory=dict)
+    """Exact values of two-trick endings (`_two_tricks`)."""
 
     def __post_init__(self) -> None:
         self.t = tables(self.trump)
@@ -176,8 +178,10 @@ class Solver:
                      beta: int) -> int:
         if not hands[leader]:
             return 0
-        if self.fixed is None and hands[leader] & (hands[leader] - 1) == 0:
-            return self._last_trick(hands, leader)
+        if self.fixed is None and hands[leader].bit_count() <= 2:
+            if hands[leader] & (hands[leader] - 1) == 0:
+                return self._last_trick(hands, leader)
+            return self._two_tricks(hands, leader)
         left = hands[0] | hands[1] | hands[2] | hands[3]
         most = hands[leader].bit_count() + self.t.count_left[left & self.t.count_mask]
         if alpha >= most:  # even every point left cannot lift NS above the window
@@ -373,6 +377,91 @@ class Solver:
         if best_tile is not None:
             self.best_lead[key] = best_tile
         return best
+
+    def _two_tricks(self, hands: tuple[int, int, int, int], leader: int) -> int:
+        """The last two tricks exactly, by plain minimax in one tight loop (at most 16 ways to
+        play the first of them; the last is forced), kept by position: most of a whole
+        hand's search is spent in its last two tricks, which windows would search again."""
+        key = (*hands, leader)
+        found = self.two.get(key)
+        if found is not None:
+            return found
+        t = self.t
+        points, follow, lead_suit = t.points, t.follow, t.lead_suit
+        s1, s2, s3 = (leader + 1) % 4, (leader + 2) % 4, (leader + 3) % 4
+        h0, h1, h2, h3 = hands[leader], hands[s1], hands[s2], hands[s3]
+        ns_leads = leader % 2 == 0
+        best0 = -1 if ns_leads else 43
+        for a in bits(h0):
+            suit = lead_suit[a]
+            power = t.power[suit]
+            f = follow[suit]
+            m1, m2, m3 = h1 & f or h1, h2 & f or h2, h3 & f or h3
+            r0 = h0 ^ (1 << a)
+            best1 = 43 if ns_leads else -1
+            for b in bits(m1):
+                r1 = h1 ^ (1 << b)
+                best2 = -1 if ns_leads else 43
+                for c in bits(m2):
+                    r2 = h2 ^ (1 << c)
+                    best3 = 43 if ns_leads else -1
+                    for d in bits(m3):
+                        r3 = h3 ^ (1 << d)
+                        # the first trick
+                        win, top, last = leader, power[a], r0
+                        if power[b] > top:
+                            win, top, last = s1, power[b], r1
+                        if power[c] > top:
+                            win, top, last = s2, power[c], r2
+                        if power[d] > top:
+                            win, last = s3, r3
+                        value = (1 + points[a] + points[b] + points[c] + points[d]
+                                 if win % 2 == 0 else 0)
+                        # the last trick: one domino each, led by the first trick's winner
+                        lp = t.power[lead_suit[last.bit_length() - 1]]
+                        x, y, z, w = (r0.bit_length() - 1, r1.bit_length() - 1,
+                                      r2.bit_length() - 1, r3.bit_length() - 1)
+                        w2, top2 = leader, lp[x]
+                        if lp[y] > top2:
+                            w2, top2 = s1, lp[y]
+                        if lp[z] > top2:
+                            w2, top2 = s2, lp[z]
+                        if lp[w] > top2:
+                            w2 = s3
+                        if w2 % 2 == 0:
+                            value += 1 + points[x] + points[y] + points[z] + points[w]
+                        # the fourth seat is on the other team from the leader
+                        if ns_leads:
+                            if value < best3:
+                                best3 = value
+                                if best3 <= best2:
+                                    break
+                        elif value > best3:
+                            best3 = value
+                            if best3 >= best2:
+                                break
+                    if ns_leads:
+                        if best3 > best2:
+                            best2 = best3
+                            if best2 >= best1:
+                                break
+                    elif best3 < best2:
+                        best2 = best3
+                        if best2 <= best1:
+                            break
+                if ns_leads:
+                    if best2 < best1:
+                        best1 = best2
+                        if best1 <= best0:
+                            break
+                elif best2 > best1:
+                    best1 = best2
+                    if best1 >= best0:
+                        break
+            best0 = max(best0, best1) if ns_leads else min(best0, best1)
+        self.nodes += 1
+        self.two[key] = best0
+        return best0
 
     def _last_trick(self, hands: tuple[int, int, int, int], leader: int) -> int:
         """One domino each: nothing to choose, the trick is what it is."""

@@ -110,3 +110,14 @@ def test_mtdf_from_the_greedy_bound_equals_the_full_window_on_whole_deals() -> N
             full = Solver(trump).value(masks, 0)
             assert lower <= full
             assert Solver(trump).mtdf(masks, 0, lower, low=lower) == full
+
+
+def test_two_trick_endings_by_their_own_loop_equal_minimax() -> None:
+    """The last two tricks are solved by a dedicated loop (Solver._two_tricks): every trump,
+    every leader, many endings, against exhaustive minimax."""
+    rng = random.Random(2)
+    for _ in range(300):
+        hands, trump, leader = ending(rng, 2)
+        masks = tuple(mask_of(hands[s]) for s in SEATS)
+        assert Solver(trump)._two_tricks(masks, SEATS.index(leader)) == minimax(
+            hands, trump, leader, ())
