@@ -63,8 +63,9 @@ class Texas42Advisor:
         turn = to_act(state)
         if turn != seat:
             raise AdviceRefused("not_your_turn", f"advice is for the seat to move ({turn})")
-        if state.phase == "playing" and len(legal_tiles(state, seat)) < 1:
-            raise AdviceRefused("no_choice", "no domino to play")
+        if state.phase == "playing" and state.nello:
+            raise AdviceRefused("wrong_phase", "no play advice in a nello hand: the solver "
+                                               "plays four-seat tricks only")
 
     def advise(self, view: Sequence[JSON], seat: str, seed: int, seconds: float) -> JSON:
         deadline = time.monotonic() + seconds
@@ -101,6 +102,9 @@ def advise(view: Sequence[JSON], seat: str, rng: random.Random, go_on: Callable[
     if to_act(state) != seat:
         raise AdviceRefused("not_your_turn", "advice is for the seat to move")
     if state.phase == "playing":
+        if state.nello:
+            raise AdviceRefused("wrong_phase", "no play advice in a nello hand: the solver "
+                                               "plays four-seat tricks only")
         return play_advice(belief, seat, rng, go_on, left)
     hand = sorted(state.hands.get(seat) or ())
     oracle = bidding_oracle(hand, seat, rng, batch=1, n_min=20, n_max=200, target_width=0.2,
@@ -110,6 +114,8 @@ def advise(view: Sequence[JSON], seat: str, rng: random.Random, go_on: Callable[
     if state.phase == "bidding":
         out["high_bid"] = state.high_bid
         out["legal_bids"] = legal_bids(state.high_bid, forced_to_bid(state, seat))
+    if state.options.nello:
+        out["note"] = "nello is not evaluated: the oracle solves four-seat tricks only"
     return out
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from games.texas42.commands import Bid, NameTrump, PlayTile
 from games.texas42.errors import wrong_phase
-from games.texas42.greedy import choose_bid, choose_play, choose_trump
+from games.texas42.greedy import choose_bid, choose_nello_play, choose_play, choose_trump
 from games.texas42.rules import evolve, forced_to_bid, legal_commands, legal_tiles
 from games.texas42.state import State
 
@@ -46,6 +46,9 @@ def greedy_command(state: State, seat: str) -> Any:
         return Bid(seat, choose_bid(hand, state.high_bid, forced_to_bid(state, seat)))
     if state.phase == "trump":
         return NameTrump(seat, choose_trump(hand))
+    if state.phase == "playing" and state.nello and state.bidder is not None:
+        return PlayTile(seat, choose_nello_play(seat, state.bidder, legal_tiles(state, seat),
+                                                state.trick))
     if state.phase == "playing" and state.trump is not None:
         return PlayTile(seat, choose_play(seat, legal_tiles(state, seat), state.trick,
                                           state.trump))

@@ -24,7 +24,7 @@ def command_for(event: Any) -> Any:
     if isinstance(event, MatchStarted):
         return StartMatch(event.match_id, event.variant, dict(event.players),
                           event.target_marks, event.target_points, event.dealer_must_bid,
-                          event.first_dealer)
+                          event.first_dealer, event.nello)
     if isinstance(event, HandStarted) and event.seed is not None:
         return DealHand(event.seed)
     if isinstance(event, BidMade):

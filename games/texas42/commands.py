@@ -16,6 +16,8 @@ class StartMatch:
     target_points: int = 0
     dealer_must_bid: bool = False
     first_dealer: str = "E"
+    nello: bool = False
+    """The table option: a mark bidder may name nello instead of a trump."""
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class Bid:
 class NameTrump:
     seat: str
     trump: int
-    """0..6, suits.DOUBLES or suits.FOLLOW_ME."""
+    """0..6, suits.DOUBLES, suits.FOLLOW_ME or suits.NELLO (when the table offers it)."""
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,9 @@ class MatchStarted(_Event):
     target_points: int = 0
     dealer_must_bid: bool = False
     first_dealer: str = "E"
+    nello: bool = False
+    """The table option: a mark bidder may name nello (its partner sits out, it must lose
+    every trick) instead of a trump."""
 
 
 class HandStarted(_Event):

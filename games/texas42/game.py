@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.interface import JSON, Audience, Bot, Seat, VariantInfo
+from games.interface import JSON, Audience, Bot, Seat, TableOption, VariantInfo
 from games.texas42.advisor import ADVISOR, Texas42Advisor
 from games.texas42.audience import view
 from games.texas42.belief import Texas42Belief
@@ -25,6 +25,11 @@ from games.texas42.state import State
 from games.texas42.suits import parse_trump, trump_name
 
 VARIANT = "texas-42"
+OPTIONS = (
+    TableOption.switch("dealer_must_bid", "The dealer must bid when everyone else passed"),
+    TableOption.switch("nello", "Nello: a mark bidder may play alone to lose every trick"),
+)
+"""texas-42's table options (create_table `options`), both off by default."""
 DEALER_BIDS = "texas-42-dealer-bids"
 DEFAULT_MARKS = 7
 TOOLS_DEFAULT_TARGET = 100
@@ -52,16 +57,18 @@ class Texas42:
     renderer = "texas42"
 
     def variants(self) -> Mapping[str, VariantInfo]:
-        options = {"target_marks": DEFAULT_MARKS, "target_points": 0,
-                   "dealer_must_bid": False, "nello": False}
+        options = {"target_marks": DEFAULT_MARKS, "target_points": 0}
         return {
             VARIANT: VariantInfo(VARIANT, self.name, SEATS, "Texas 42",
-                                 "Partnership bidding and tricks, double-six; all pass: "
-                                 "redeal", options),
+                                 "Partnership bidding and tricks, double-six", options,
+                                 declared=OPTIONS),
+            # old logs and tables name this variant: it reads and plays as texas-42 with the
+            # dealer_must_bid option on
             DEALER_BIDS: VariantInfo(DEALER_BIDS, self.name, SEATS,
                                      "Texas 42, the dealer must bid",
-                                     "As texas-42, but when the others pass the dealer must bid",
-                                     {**options, "dealer_must_bid": True}),
+                                     "texas-42 with the dealer_must_bid option on",
+                                     {**options, "dealer_must_bid": True, "nello": False},
+                                     alias_of=VARIANT),
         }
 
     # --- the log
@@ -79,7 +86,8 @@ class Texas42:
               options: Mapping[str, Any]) -> StartMatch:
         marks, points = targets(options)
         must = bool(options.get("dealer_must_bid", variant == DEALER_BIDS))
-        return StartMatch(match_id, variant, dict(players), marks, points, must)
+        return StartMatch(match_id, variant, dict(players), marks, points, must,
+                          nello=bool(options.get("nello", False)))
 
     def decide(self, state: Any | None, command: Any) -> list[Any]:
         return decide(state, command)

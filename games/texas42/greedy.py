@@ -16,6 +16,7 @@ from games.texas42.dominoes import Tile, count_of, partner_of
 from games.texas42.scoring import BIDS, PASS
 from games.texas42.suits import (
     DOUBLES,
+    FOLLOW_ME,
     TRUMP_SUIT,
     follows,
     is_trump,
@@ -84,3 +85,23 @@ def choose_play(seat: str, legal: list[Tile], trick: tuple[tuple[str, Tile], ...
         return min(winning, key=lambda t: (_cheapness(t, trump)[1], _cheapness(t, trump)[2],
                                            -count_of(t)))
     return min(legal, key=lambda t: _cheapness(t, trump))
+
+
+def choose_nello_play(seat: str, bidder: str, legal: list[Tile],
+                      trick: tuple[tuple[str, Tile], ...]) -> Tile:
+    """The greedy policy in a nello hand (no trump; the bidder wants to lose every trick, the
+    defenders to make it take one). The bidder leads its weakest domino, follows with its
+    strongest one that still loses, and when it cannot follow throws away its strongest;
+    a defender plays its weakest, so that the bidder's domino may stay on top."""
+    def strength(tile: Tile) -> tuple[int, int]:
+        return rank_in(tile, led_suit(tile, FOLLOW_ME), FOLLOW_ME), tile.high
+
+    if seat != bidder or not trick:
+        return min(legal, key=lambda t: (strength(t), count_of(t)))
+    losing = [t for t in legal if trick_winner((*trick, (seat, t)), FOLLOW_ME) != seat]
+    if not losing:  # every domino wins: the cheapest way to be caught
+        return min(legal, key=strength)
+    suit = led_suit(trick[0][1], FOLLOW_ME)
+    if all(not follows(t, suit, FOLLOW_ME) for t in legal):
+        return max(legal, key=strength)  # a discard: shed the most dangerous domino
+    return max(losing, key=lambda t: rank_in(t, suit, FOLLOW_ME))

@@ -35,8 +35,8 @@ class PimcBot:
 
     def choose(self, view: Sequence[Any], seat: str, rng: random.Random) -> Any:
         state = fold(view)
-        if state.phase != "playing" or state.trump is None:
-            return greedy_command(state, seat)
+        if state.phase != "playing" or state.trump is None or state.nello:
+            return greedy_command(state, seat)  # the solver plays four-seat tricks only
         legal = legal_tiles(state, seat)
         if len(legal) == 1:
             return PlayTile(seat, legal[0])

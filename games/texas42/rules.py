@@ -35,9 +35,11 @@ from games.texas42.events import (
     TrickWon,
     TrumpNamed,
 )
-from games.texas42.scoring import PASS, award, legal_bids, made
+from games.texas42.scoring import MARK_BIDS, PASS, award, award_nello, legal_bids, made
 from games.texas42.state import Options, State
 from games.texas42.suits import (
+    FOLLOW_ME,
+    NELLO,
     TRUMPS,
     follows,
     led_suit,
@@ -71,11 +73,12 @@ def to_act(state: State | None) -> str | None:
     if state.phase == "trump":
         return state.bidder
     if state.phase == "playing":
-        if len(state.trick) == 4 or len(state.tricks) == TRICKS:
+        if len(state.trick) == state.trick_size or len(state.tricks) == TRICKS:
             return None
         if not state.trick:
             return state.leader
-        return next_seat(state.trick[-1][0])
+        seat = next_seat(state.trick[-1][0])
+        return next_seat(seat) if seat == state.sitting_out else seat
     return None
 
 
@@ -101,8 +104,16 @@ def legal_commands(state: State, seat: str) -> list[Any]:
     if state.phase == "bidding":
         return [Bid(seat, b) for b in legal_bids(state.high_bid, forced_to_bid(state, seat))]
     if state.phase == "trump":
-        return [NameTrump(seat, t) for t in TRUMPS]
+        return [NameTrump(seat, t) for t in trump_choices(state)]
     return [PlayTile(seat, t) for t in legal_tiles(state, seat)]
+
+
+def trump_choices(state: State) -> tuple[int, ...]:
+    """What the bidder may name: any trump, and nello where the table offers it and the bid is
+    in marks (42 or 84), as the published nello rules require."""
+    if state.options.nello and state.high_bid in MARK_BIDS:
+        return (*TRUMPS, NELLO)
+    return TRUMPS
 
 
 # --- decide -----------------------------------------------------------------------------------
@@ -140,7 +151,7 @@ def _start(state: State | None, command: StartMatch) -> list[Any]:
                          players=dict(command.players), target_marks=command.target_marks,
                          target_points=command.target_points,
                          dealer_must_bid=command.dealer_must_bid,
-                         first_dealer=command.first_dealer)]
+                         first_dealer=command.first_dealer, nello=command.nello)]
 
 
 def _deal(state: State, seed: str) -> list[Any]:
@@ -180,7 +191,10 @@ def _bid(state: State, command: Bid) -> list[Any]:
 
 def _name_trump(state: State, command: NameTrump) -> list[Any]:
     _expect_turn(state, command.seat, "trump", "name trump")
-    if command.trump not in TRUMPS:
+    if command.trump not in trump_choices(state):
+        if command.trump == NELLO:
+            raise illegal("nello is not offered here (the table option is off, or the bid is "
+                          "not in marks: 42 or 84)")
         raise illegal(f"not a trump: {command.trump!r}")
     return [TrumpNamed(seat=command.seat, trump=trump_name(command.trump))]
 
@@ -194,14 +208,15 @@ def _play(state: State, command: PlayTile) -> list[Any]:
         raise illegal(f"{command.tile} does not follow the led suit, and {command.seat} can")
     played = Played(seat=command.seat, tile=str(command.tile))
     after = evolve(state, played)
-    if len(after.trick) < 4:
+    if len(after.trick) < after.trick_size:
         return [played]
     assert after.trump is not None
     winner = trick_winner(after.trick, after.trump)
     won = TrickWon(trick=len(after.tricks) + 1, seat=winner,
                    points=1 + sum(count_of(t) for _, t in after.trick))
     after = evolve(after, won)
-    if len(after.tricks) < TRICKS:
+    caught = after.nello and winner == after.bidder  # nello: the hand is over at once
+    if len(after.tricks) < TRICKS and not caught:
         return [played, won]
     return [played, won, *_end_hand(after)]
 
@@ -209,11 +224,16 @@ def _play(state: State, command: PlayTile) -> list[Any]:
 def _end_hand(state: State) -> list[Any]:
     bidder, bid = state.bidder, state.high_bid
     assert bidder is not None and state.trump is not None
-    scored = award(bidder, bid, state.points, state.options.in_points)
+    if state.nello:
+        success = all(winner != bidder for winner in state.trick_winners)
+        scored = award_nello(bidder, bid, success, state.options.in_points)
+    else:
+        success = made(bid, state.points[team_of(bidder)])
+        scored = award(bidder, bid, state.points, state.options.in_points)
     totals = {team: state.totals[team] + scored[team] for team in state.totals}
     ended = HandEnded(hand=state.hand, seed=state.seed or "",
-                      outcome="made" if made(bid, state.points[team_of(bidder)]) else "set",
-                      bidder=bidder, bid=bid, trump=trump_name(state.trump),
+                      outcome="made" if success else "set", bidder=bidder, bid=bid,
+                      trump=trump_name(NELLO if state.nello else state.trump),
                       points=dict(state.points), award=scored, totals=totals)
     target = state.options.target_points or state.options.target_marks
     reached = [team for team in ("NS", "EW") if totals[team] >= target]
@@ -229,7 +249,7 @@ def _end_hand(state: State) -> list[Any]:
 def evolve(state: State | None, event: Any) -> State:
     if isinstance(event, MatchStarted):
         options = Options(event.target_marks, event.target_points, event.dealer_must_bid,
-                          event.first_dealer)
+                          event.first_dealer, event.nello)
         return State(match_id=event.match_id, variant=event.variant,
                      players=dict(event.players), options=options,
                      dealer=event.first_dealer)
@@ -238,8 +258,8 @@ def evolve(state: State | None, event: Any) -> State:
     if isinstance(event, HandStarted):
         return replace(state, phase="dealing", hand=event.hand, dealer=event.dealer,
                        commitment=event.commitment, seed=event.seed, hands={}, counts={},
-                       bids=(), trump=None, trick=(), tricks=(), leader="",
-                       points={"NS": 0, "EW": 0})
+                       bids=(), trump=None, nello=False, trick=(), tricks=(), leader="",
+                       points={"NS": 0, "EW": 0}, trick_winners=())
     if isinstance(event, Dealt):
         hands = {**state.hands, event.seat: None if event.tiles is None
                  else frozenset(parse_tile(t) for t in event.tiles)}
@@ -252,8 +272,11 @@ def evolve(state: State | None, event: Any) -> State:
             return replace(after, phase="trump")
         return after
     if isinstance(event, TrumpNamed):
-        return replace(state, phase="playing", trump=parse_trump(event.trump),
-                       leader=event.seat)
+        named = parse_trump(event.trump)
+        if named == NELLO:  # played as follow-me, the bidder's partner out
+            return replace(state, phase="playing", trump=FOLLOW_ME, nello=True,
+                           leader=event.seat)
+        return replace(state, phase="playing", trump=named, leader=event.seat)
     if isinstance(event, Played):
         tile = parse_tile(event.tile)
         own = state.hands.get(event.seat)
@@ -265,7 +288,8 @@ def evolve(state: State | None, event: Any) -> State:
         team = team_of(event.seat)
         points = {**state.points, team: state.points[team] + event.points}
         return replace(state, tricks=(*state.tricks, state.trick), trick=(),
-                       leader=event.seat, points=points)
+                       leader=event.seat, points=points,
+                       trick_winners=(*state.trick_winners, event.seat))
     if isinstance(event, HandEnded):
         return replace(state, phase="between_hands", totals=dict(event.totals) or state.totals,
                        dealer=next_seat(state.dealer), seed=event.seed)

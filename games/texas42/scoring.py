@@ -42,6 +42,15 @@ def award(bidder: str, bid: int, points: dict[str, int], in_points: bool) -> dic
     return {ours: 0, theirs: marks_of(bid)}
 
 
+def award_nello(bidder: str, bid: int, success: bool, in_points: bool) -> dict[str, int]:
+    """A nello hand: the bidder lost every trick (success) or caught one. Marks: the bid's
+    marks to the bidders or to the defenders, as for any mark bid. Points (our reading, as no
+    source scores nello for points): the bid (42 or 84) to whichever team wins the hand."""
+    ours, theirs = team_of(bidder), other_team(team_of(bidder))
+    value = bid if in_points else marks_of(bid)
+    return {ours: value, theirs: 0} if success else {ours: 0, theirs: value}
+
+
 def legal_bids(high: int, forced: bool) -> list[int]:
     """The bids a seat may make over `high`; pass first unless `forced` (the dealer must bid)."""
     raises = [b for b in BIDS if b > high]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from games.texas42.dominoes import Tile
+from games.texas42.dominoes import Tile, partner_of
 
 Phase = Literal["between_hands", "dealing", "bidding", "trump", "playing", "over"]
 
@@ -20,6 +20,7 @@ class Options:
     target_points: int = 0
     dealer_must_bid: bool = False
     first_dealer: str = "E"
+    nello: bool = False
 
     @property
     def in_points(self) -> bool:
@@ -42,11 +43,16 @@ class State:
     counts: dict[str, int] = field(default_factory=dict)
     bids: tuple[tuple[str, int], ...] = ()
     trump: int | None = None
+    """The trump in force (suits.FOLLOW_ME in a nello hand)."""
+    nello: bool = False
+    """This hand is a nello contract: the bidder's partner sits out, tricks have three plays."""
     trick: tuple[tuple[str, Tile], ...] = ()
     leader: str = ""
     tricks: tuple[tuple[tuple[str, Tile], ...], ...] = ()
     """The finished tricks of this hand, in order."""
     points: dict[str, int] = field(default_factory=lambda: {"NS": 0, "EW": 0})
+    trick_winners: tuple[str, ...] = ()
+    """Who took each finished trick of this hand, in order."""
     winner: str | None = None
 
     @property
@@ -59,6 +65,16 @@ class State:
         if best == 0:
             return None
         return next(s for s, b in self.bids if b == best)
+
+    @property
+    def sitting_out(self) -> str | None:
+        """The bidder's partner in a nello hand (it plays no domino), else None."""
+        bidder = self.bidder
+        return partner_of(bidder) if self.nello and bidder is not None else None
+
+    @property
+    def trick_size(self) -> int:
+        return 3 if self.nello else 4
 
     @property
     def played(self) -> tuple[Tile, ...]:

@@ -17,8 +17,11 @@ FOLLOW_ME = 8
 TRUMP_SUIT = 9
 """The led suit when a trump is led (whatever the trump is)."""
 TRUMPS: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, DOUBLES, FOLLOW_ME)
+NELLO = 10
+"""Not a trump but the nello contract, named in its place (a table option): the hand is
+played as follow-me (no trump), the bidder's partner sitting out (games.texas42.rules)."""
 TRUMP_NAMES: dict[int, str] = {**{n: str(n) for n in range(7)}, DOUBLES: "doubles",
-                               FOLLOW_ME: "follow-me"}
+                               FOLLOW_ME: "follow-me", NELLO: "nello"}
 SUIT_WORDS = ("blanks", "1s", "2s", "3s", "4s", "5s", "6s")
 
 
@@ -27,13 +30,14 @@ def trump_name(trump: int) -> str:
 
 
 def parse_trump(text: object) -> int:
-    """'0'..'6', 'doubles' or 'follow-me' (ints 0..6 accepted too); ValueError otherwise."""
+    """'0'..'6', 'doubles', 'follow-me' or 'nello' (ints 0..6 accepted too); ValueError
+    otherwise."""
     if isinstance(text, int) and not isinstance(text, bool) and 0 <= text <= 6:
         return text
     for value, name in TRUMP_NAMES.items():
         if text == name:
             return value
-    raise ValueError(f"not a trump: {text!r} (0..6, 'doubles' or 'follow-me')")
+    raise ValueError(f"not a trump: {text!r} (0..6, 'doubles', 'follow-me' or 'nello')")
 
 
 def is_trump(tile: Tile, trump: int) -> bool:
