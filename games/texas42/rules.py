@@ -75,6 +75,8 @@ def to_act(state: State | None) -> str | None:
     if state.phase == "playing":
         if len(state.trick) == state.trick_size or len(state.tricks) == TRICKS:
             return None
+        if state.nello and state.bidder in state.trick_winners:
+            return None  # the bidder took a trick: the hand is over (hand_ended follows)
         if not state.trick:
             return state.leader
         seat = next_seat(state.trick[-1][0])

@@ -175,3 +175,50 @@ async def test_a_person_bids_names_trump_and_plays_against_bots(server: DominoSe
             assert message["model"] == "uniform over deals consistent with the plays"
             assert message["marginals"] == expected["marginals"]
             assert message["consistent_deals"] == expected["consistent_deals"]
+
+
+async def test_table_options_reach_the_match_nello_is_named_and_the_partner_sits_out(
+        server: DominoServer) -> None:
+    """create_table's options (`nello`, `dealer_must_bid`) are declared by texas-42 and read in
+    start: the match says so; South bids 84, names nello, and North never plays."""
+    url = f"ws://127.0.0.1:{server.port}/ws"
+    kept: list[dict[str, Any]] = []
+    async with connect(url) as south:
+        created = await request(south, {
+            "type": "create_table", "id": 1, "variant": VARIANT, "target": 1,
+            "options": {"nello": True, "dealer_must_bid": True},
+            "bots": dict.fromkeys("WNE", "greedy")}, kept)
+        assert created["type"] == "table_created", created
+        table_id = created["table_id"]
+        joined = await request(south, {"type": "join", "id": 2, "table_id": table_id,
+                                        "seat": "S", "name": "ann"}, kept)
+        assert joined["type"] == "joined", joined
+        events: list[dict[str, Any]] = []
+        state = None
+        n = 2
+        while not events or events[-1]["type"] != "hand_ended":
+            frame = kept.pop(0) if kept else json.loads(
+                await asyncio.wait_for(south.recv(), DEADLINE))
+            if frame["type"] != "event":
+                continue
+            events.append(frame["event"])
+            state = TEXAS42.evolve(state, TEXAS42.parse_event(frame["event"]))
+            if "S" not in TEXAS42.to_act(state):
+                continue
+            if state.phase == "bidding":
+                move = {"kind": "bid", "bid": 84}
+            elif state.phase == "trump":
+                move = {"kind": "trump", "trump": "nello"}
+            else:
+                move = {"kind": "play", "tile": str(legal_tiles(state, "S")[0])}
+            n += 1
+            reply = await request(south, {"type": "move", "table_id": table_id, "id": n,
+                                           "move": move}, kept)
+            assert reply["type"] == "ack", reply
+    started = events[0]
+    assert started["nello"] is True and started["dealer_must_bid"] is True
+    assert any(e["type"] == "trump_named" and e["trump"] == "nello" for e in events)
+    plays = [e for e in events if e["type"] == "played"]
+    assert plays and all(e["seat"] != "N" for e in plays)
+    ended = events[-1]
+    assert ended["trump"] == "nello" and ended["outcome"] in ("made", "set")

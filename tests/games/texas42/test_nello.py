@@ -65,6 +65,7 @@ def test_the_partner_sits_out_and_the_first_trick_the_bidder_takes_sets_it() -> 
     kinds = [e.type for e in events]
     assert kinds == ["played", "trick_won", "hand_ended"]  # three plays, then over at once
     won, ended = events[1], events[2]
+    assert to_act(fold(events[:2], state)) is None  # caught: nobody plays on before hand_ended
     assert won.seat == "S" and won.trick == 6
     assert ended.outcome == "set" and ended.trump == "nello"
     assert ended.award == {"NS": 0, "EW": 1}

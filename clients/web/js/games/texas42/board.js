@@ -76,7 +76,7 @@ export function infoHtml(state) {
   if (state.bidder && state.bids.length === 4) {
     const high = Math.max(...state.bids.map(([, b]) => b));
     parts.push(`<span class="contract">${SEAT_NAMES[state.bidder]} bid ${bidWords(high)}` +
-      `${state.trump ? `, trump: <b>${esc(trumpWords(state.trump))}</b>` : ""}</span>`);
+      `${state.nello ? `, <b>${esc(trumpWords("nello"))}</b>` : state.trump ? `, trump: <b>${esc(trumpWords(state.trump))}</b>` : ""}</span>`);
   }
   if (state.phase === "playing" || state.tricksPlayed) {
     const team = (t) => `${t} ${state.tricks[t]} trick${state.tricks[t] === 1 ? "" : "s"} + ` +

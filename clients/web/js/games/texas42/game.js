@@ -5,7 +5,7 @@ import { SEATS, highBid, teamOf } from "./rules.js";
 export function newState() {
   return {
     lastSeq: 0, phase: "waiting", seats: SEATS, players: {}, targetMarks: 7, targetPoints: 0,
-    dealerMustBid: false, hand: null, dealer: null, hands: {}, counts: {}, bids: [],
+    dealerMustBid: false, nelloOffered: false, nello: false, hand: null, dealer: null, hands: {}, counts: {}, bids: [],
     bidder: null, trump: null, trick: [], leader: null, tricksPlayed: 0,
     tricks: { NS: 0, EW: 0 }, points: { NS: 0, EW: 0 }, totals: { NS: 0, EW: 0 },
     lastTrick: null, lastHand: null, winner: null,
@@ -17,10 +17,11 @@ export function apply(prev, ev) {
   switch (ev.type) {
     case "match_started":
       return { ...s, phase: "between", players: ev.players, targetMarks: ev.target_marks,
-        targetPoints: ev.target_points, dealerMustBid: ev.dealer_must_bid, dealer: ev.first_dealer };
+        targetPoints: ev.target_points, dealerMustBid: ev.dealer_must_bid, nelloOffered: !!ev.nello,
+        dealer: ev.first_dealer };
     case "hand_started":
       return { ...s, phase: "dealing", hand: ev.hand, dealer: ev.dealer, hands: {}, counts: {},
-        bids: [], bidder: null, trump: null, trick: [], leader: null, tricksPlayed: 0,
+        bids: [], bidder: null, trump: null, nello: false, trick: [], leader: null, tricksPlayed: 0,
         tricks: { NS: 0, EW: 0 }, points: { NS: 0, EW: 0 }, lastTrick: null };
     case "dealt": {
       const counts = { ...s.counts, [ev.seat]: 7 };
@@ -35,8 +36,10 @@ export function apply(prev, ev) {
       if (bids.length === 4 && high > 0) next.phase = "trump";
       return next;
     }
-    case "trump_named":
-      return { ...s, phase: "playing", trump: ev.trump, leader: ev.seat };
+    case "trump_named": // nello: played without trump, the bidder's partner sitting out
+      return ev.trump === "nello"
+        ? { ...s, phase: "playing", trump: "follow-me", nello: true, leader: ev.seat }
+        : { ...s, phase: "playing", trump: ev.trump, leader: ev.seat };
     case "played": {
       const own = s.hands[ev.seat];
       return { ...s, hands: { ...s.hands, [ev.seat]: own ? own.filter((t) => t !== ev.tile) : own },

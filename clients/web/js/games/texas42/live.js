@@ -8,7 +8,7 @@ import { adviceHtml } from "./advice.js";
 import { renderBoard, tileSvg } from "./board.js";
 import { bidWords, describe } from "./describe.js";
 import { renderOracle } from "./overlay.js";
-import { TRUMPS, legalBids, legalTiles, toAct, trumpWords } from "./rules.js";
+import { legalBids, legalTiles, toAct, trumpChoices, trumpWords } from "./rules.js";
 
 export function liveTable(ctx) {
   const { app, me, tableId, boardEl, overlayEl } = ctx;
@@ -35,7 +35,7 @@ export function liveTable(ctx) {
           `<button type="button" data-bid="${b}" ${ok.has(b) ? "" : "disabled"}>${bidWords(b)}</button>`).join("") + `</div>`;
     } else if (myTurn() && app.state.phase === "trump") {
       box = `<div class="t42-box trump-choice" role="group" aria-label="name trump">` +
-        TRUMPS.map((t) => `<button type="button" data-trump="${t}">${trumpWords(t)}</button>`).join("") + `</div>`;
+        trumpChoices(app.state).map((t) => `<button type="button" data-trump="${t}">${trumpWords(t)}</button>`).join("") + `</div>`;
     }
     const replay = app.state.phase === "finished" && me
       ? ` <a class="button" href="#replay=${encodeURIComponent(tableId)}&perspective=${me}&game=texas42">Replay this match</a>` : "";

@@ -14,7 +14,12 @@ export const partnerOf = (seat) => SEATS[(SEATS.indexOf(seat) + 2) % 4];
 export const parseTile = (t) => t.split("-").map(Number);
 export const countOf = (t) => COUNT[t] || 0;
 
+// What the bidder may name: any trump, and nello at a table offering it after a bid in marks.
+export const trumpChoices = (state) =>
+  (state.nelloOffered && highBid(state) >= 42 ? [...TRUMPS, "nello"] : TRUMPS);
+
 export function trumpWords(trump) {
+  if (trump === "nello") return "nello (lose every trick, partner out)";
   if (trump === "doubles") return "doubles";
   if (trump === "follow-me") return "follow-me (no trump)";
   return `${suitWords(Number(trump))}`;
@@ -55,8 +60,11 @@ export function toAct(state) {
   }
   if (state.phase === "trump") return state.bidder;
   if (state.phase === "playing") {
-    if (state.trick.length === 4 || state.tricksPlayed === 7) return null;
-    return state.trick.length ? nextSeat(state.trick[state.trick.length - 1][0]) : state.leader;
+    if (state.trick.length === (state.nello ? 3 : 4) || state.tricksPlayed === 7) return null;
+    if (state.nello && state.lastTrick && state.lastTrick.winner === state.bidder) return null; // set: over
+    if (!state.trick.length) return state.leader;
+    const seat = nextSeat(state.trick[state.trick.length - 1][0]);
+    return state.nello && seat === partnerOf(state.bidder) ? nextSeat(seat) : seat; // sits out
   }
   return null;
 }
