@@ -35,7 +35,7 @@ from server.protocol import (
     TableOptionInfo,
     VariantListing,
 )
-from server.strategy_processes import STRATEGY_GAMES
+from server.strategy_processes import advisor_for
 from server.table_game import TableGame
 from server.tables.archived import ArchivedTable
 from server.tables.bots import bot_names
@@ -219,7 +219,7 @@ class Registry:
         # a typed bad_request for an unknown variant, bad_option for an option it refuses:
         # both before anything is stored
         game = self.game_of(request.variant, dict(request.options))
-        if request.advice and game.name not in STRATEGY_GAMES:
+        if request.advice and advisor_for(game.game) is None:
             raise ProtocolError("bad_request", f"move advice is not available for {game.name}")
         known = bot_names(game)
         for seat, name in request.bots.items():
