@@ -22,6 +22,14 @@ const STYLE = `
 .t42-ov .scroll { overflow-x: auto; max-width: 100%; }
 .t42-ov table { border-collapse: collapse; font-size: 12px; } .t42-ov td, .t42-ov th { padding: 2px 4px; border: 1px solid #8883; }
 .t42-ov th.count { color: #b60; } .t42-ov th.trump { color: #27a; }
+.oracle-table { border-collapse: collapse; font-size: 0.78rem; }
+.oracle-table th, .oracle-table td { border: 1px solid #c7cdea; padding: 0.15rem 0.3rem; text-align: center; }
+.oracle-table td.cell small, .oracle-table td.score small { display: block; color: #555; }
+.oracle-table td.cell .lower { display: block; color: #8a5a00; }
+.oracle-table tr.chosen th, .oracle-table td.played { background: #dfe6ff; font-weight: 700; }
+.oracle-table td.big-gap { outline: 2px dashed #d08a00; outline-offset: -2px; }
+.oracle-table .flag { color: #a33; font-size: 0.7rem; }
+.advice-box .scroll { overflow-x: auto; max-width: 100%; }
 `;
 
 export function ensureStyle() {
