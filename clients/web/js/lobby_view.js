@@ -100,28 +100,30 @@ export function lobbyView(root) {
     return d.seats;
   }
 
-  // One row per seat (four, two for block-2 / draw-2, 3-6 for Clue); choices already made
-  // in rows that stay are kept.
-  function renderSeats() {
-    const kept = Object.fromEntries([...seatsEl.querySelectorAll("select[data-seat]")].map((el) => [el.dataset.seat, el.value]));
+  // One row per seat (four, two for block-2 / draw-2, 3-6 for Clue). A new variant starts
+  // afresh (its game may name other bots); an option that changes the seats keeps the
+  // choices made in rows that stay.
+  function renderSeats(fresh = false) {
+    const rows = [...seatsEl.querySelectorAll("select[data-seat]")];
+    const kept = fresh ? {} : Object.fromEntries(rows.map((el) => [el.dataset.seat, el.value]));
     const seats = currentSeats();
-    if (seats.join() === [...seatsEl.querySelectorAll("select[data-seat]")].map((el) => el.dataset.seat).join()) return;
+    if (!fresh && seats.join() === rows.map((el) => el.dataset.seat).join()) return;
     seatsEl.innerHTML = seatsHtml(chosenVariant(), seats);
     for (const el of seatsEl.querySelectorAll("select[data-seat]")) {
       if (el.dataset.seat in kept) el.value = kept[el.dataset.seat];
     }
   }
 
-  function renderOptions() {
+  function renderOptions(fresh = false) {
     const d = declared.get(chosenVariant().name);
     const options = d ? d.options : [];
     optionsEl.hidden = !options.length;
     optionsEl.innerHTML = options.length ? `<legend>Table options</legend>${options.map(optionInput).join("")}` : "";
-    renderSeats();
+    renderSeats(fresh);
   }
-  form.elements.variant.addEventListener("change", renderOptions);
-  optionsEl.addEventListener("input", renderSeats);
-  optionsEl.addEventListener("change", renderSeats);
+  form.elements.variant.addEventListener("change", () => renderOptions(true));
+  optionsEl.addEventListener("input", () => renderSeats());
+  optionsEl.addEventListener("change", () => renderSeats());
 
   async function loadVariants() {
     if (declared.size) return;
