@@ -34,6 +34,7 @@ from server.replay.build import (
     replay_fragments,
     sync_store,
 )
+from server.replay.odds import ReplayOdds
 
 Reply = tuple[int, dict[str, str], bytes]
 
@@ -59,13 +60,16 @@ class ReplayDesk:
         self.games = games
         self.replays = StoredReplays(self.store, games)
         self.advisor = ReplayAdvisor(self.store, games)
+        self.odds = ReplayOdds(self.store, games)
 
 
 async def handle_replay_http(
     method: str, path: str, query: dict[str, str], desk: ReplayDesk
 ) -> Reply | None:
     """Answer `GET /api/matches`, `GET /api/matches/{id}/replay?perspective=P` and
-    `GET /api/matches/{id}/advice?seq=N` (server/replay/advice.py); None for other paths.
+    `GET /api/matches/{id}/advice?seq=N` (server/replay/advice.py) and
+    `GET /api/matches/{id}/odds?seq=N&observer=O` (server/replay/odds.py); None for other
+    paths.
     Uploads come over the WebSocket (`replay_upload_ws`): websockets reads no HTTP bodies."""
     if not path.startswith("/api/"):
         return None
@@ -87,6 +91,11 @@ async def handle_replay_http(
             if method != "GET":
                 raise ReplayError(405, "use GET")
             return _reply(200, await desk.advisor.advice(parts[1], query.get("seq")))
+        if len(parts) == 3 and parts[0] == "matches" and parts[2] == "odds":
+            if method != "GET":
+                raise ReplayError(405, "use GET")
+            return _reply(200, await desk.odds.odds(parts[1], query.get("seq"),
+                                                    query.get("observer")))
         raise ReplayError(404, f"no route {path}")
     except ReplayError as error:
         return _error(error)
