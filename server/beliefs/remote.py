@@ -122,8 +122,6 @@ class RemoteInference:
         self.notify_to_beliefs = Window()
         """Per notification: published -> every watched observer's belief for it back here
         (the broker both ways, the worker's queue, store read, fold and publish)."""
-        self.unwatched = 0
-        """Audience-notifications that asked no belief (nobody watched the audience)."""
         if hasattr(bus, "on_follow"):
             bus.on_follow = self.refresh  # type: ignore[attr-defined]
 
@@ -222,7 +220,6 @@ class RemoteInference:
                 audiences = watch.table.game.audiences
                 if len(watch.watching) < len(audiences):
                     message["watch"] = [a for a in audiences if a in watch.watching]
-                    self.unwatched += len(audiences) - len(watch.watching)
                 self._carry(watch, seq, message)
             payload = json.dumps(message)
             self.link.publish(self.topics.work(table_id), payload, qos=1)
