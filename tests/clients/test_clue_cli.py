@@ -106,7 +106,7 @@ def test_players_is_checked_by_every_command_that_starts_matches(tmp_path, capsy
                  ("bench", "inference", "--variant", "clue", "--players", "9",
                   "--matches", "1"),
                  ("loadtest", "--variant", "clue", "--players", "7", "--tables", "1")):
-        code, out, err = run(capsys, *argv)
+        code, _, err = run(capsys, *argv)
         assert code == 2 and "option 'players' is" in err, (argv, err)
     code, _, err = run(capsys, "selfplay", "--variant", "partnership-6", "--players", "4",
                        "--db", db)
