@@ -1,37 +1,48 @@
 """One observer's belief: exact where the counting fits a stated budget, else a labelled
-relaxation (never silently).
+estimate with its 95% error (never silently).
 
-Exact: counting.Programme over the ledger's position (every labelled assignment of the hidden
-cards consistent with the history, equally likely). Over budget (more than STATE_BUDGET
-states per layer): the oldest "nothing to play" checks are dropped until the relaxed position
-fits; the snapshot says so ("status": "relaxed", and which checks), and inference/bench_uno.py
-measures how far such relaxed beliefs are from the exact ones.
+Exact: every labelled assignment of the hidden cards consistent with the history, equally
+likely, counted by counting.Programme (a state per batch fill; used while that fits
+STATE_BUDGET) or else by blocks.BlockProgramme (batches no remaining kind tells apart merged;
+Python ints; used while it fits BLOCK_BUDGET states). Beyond both: estimate.py's rejection
+sampler (exact draws of the posterior) with a 95% half-width per probability ("status":
+"estimate", "error_95" the largest, "marginal_error_95" each).
 """
 
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
 from games.interface import JSON, SPECTATOR
+from games.uno.blocks import BlockProgramme, OverBudget
 from games.uno.cards import COLOUR_NAMES
-from games.uno.counting import DECK, Infeasible, Programme, state_bound
+from games.uno.counting import DECK, Infeasible, Programme, Result, state_bound
+from games.uno.estimate import draw, summarise
 from games.uno.events import MatchEnded
 from games.uno.ledger import Ledger
 
 MODEL = "uniform: every deal and draw consistent with the public moves is equally likely"
 STATE_BUDGET = 32768
-"""Most states per layer the exact programme may have (prod of batch sizes + 1)."""
+"""Most states per layer counting.Programme may have (prod of batch sizes + 1)."""
+BLOCK_BUDGET = 3000
+"""Most states in one layer BlockProgramme may reach before the belief is estimated."""
+TRIES, KEEP = 400, 200
+"""The estimate's proposals at most, and the kept draws it stops at."""
 INTEGER_VARIANTS = frozenset({"uno-2-mini"})
 """Variants counted in Python ints; others in float64 (relative error about 1e-15; the
 tests compare the two on the reduced deck and on uno-2 positions)."""
 
 
 class UnoBelief:
-    def __init__(self, observer: str, variant: str, budget: int = STATE_BUDGET) -> None:
+    def __init__(self, observer: str, variant: str, budget: int = STATE_BUDGET,
+                 block_budget: int = BLOCK_BUDGET, seed: int = 0) -> None:
         self.observer = observer
         self.variant = variant
         self.budget = budget
+        self.block_budget = block_budget
+        self.seed = seed
         self.ledger = Ledger(observer)
         self.seq = 0
         self.over: MatchEnded | None = None
@@ -51,6 +62,18 @@ class UnoBelief:
     def programme(self) -> Programme:
         """The exact programme (for samplers and tests), whatever its size."""
         return Programme(self.ledger.position(), exact=self.integers)
+
+    def exact(self) -> tuple[Result, str] | None:
+        """The exact result and its arithmetic, or None when both counts are over budget."""
+        position = self.ledger.position()
+        if state_bound(position) <= self.budget:
+            return (Programme(position, exact=self.integers).result(),
+                    "python ints" if self.integers else "float64")
+        try:
+            blocks = BlockProgramme(position, budget=self.block_budget)
+        except OverBudget:
+            return None
+        return blocks.result(), "python ints (blocks)"
 
     def snapshot_dict(self) -> JSON:
         if self._cache is not None and self._cache[0] == self.seq:
@@ -72,34 +95,32 @@ class UnoBelief:
         if self.over is not None:
             return {**head, "status": "over", "consistent_deals": 1, "marginals": {},
                     "revealed": self.over.hands}
-        position = self.ledger.position()
-        if state_bound(position) <= self.budget:
-            result = Programme(position, exact=self.integers).result()
+        exact = self.exact()
+        if exact is not None:
+            result, arithmetic = exact
             body = _exact_body(result.expected, result.at_least)
             return {**head, **body, "status": "exact", "consistent_deals": result.total,
-                    "arithmetic": "python ints" if self.integers else "float64",
+                    "arithmetic": arithmetic,
                     "entropy_bits": round(math.log2(result.total), 3),
                     "facts": facts(body["expected"], self.ledger.unknown,
                                    state.variant.deck.colours)}
-        return {**head, **self._relaxed(), "consistent_deals": None}
+        return {**head, **self.estimate(), "consistent_deals": None}
 
-    def _relaxed(self) -> JSON:
-        """Over budget: drop the oldest 'nothing to play' checks (merging the batches they
-        separated) until the count fits; every consistent deal is still counted, so this
-        belief never rules out the truth, but it is wider than the exact one."""
-        draws = sorted({s.seq for steps in self.ledger.timelines.values() for s in steps
-                        if s.what == "draw" and s.seq})
-        relaxed, until = self.ledger.position(), 0
-        for until in draws:
-            relaxed = self.ledger.position(relax_until=until)
-            if state_bound(relaxed) <= self.budget:
-                break
-        result = Programme(relaxed, exact=self.integers).result()
-        return {**_exact_body(result.expected, result.at_least), "status": "relaxed",
-                "estimate": f"relaxed: the exact count without the 'nothing to play' checks "
-                            f"up to seq {until} (exact needs {state_bound(self.ledger.position())}"
-                            f" states, the budget is {self.budget}); its error is measured in "
-                            f"docs/games/uno.md, not bounded here",
+    def estimate(self, tries: int = TRIES, keep: int = KEEP,
+                 proposal_budget: int | None = None) -> JSON:
+        """Over both budgets: marginals from exact posterior draws, each with its 95% error
+        (`proposal_budget`: the relaxed count's size, STATE_BUDGET unless a test asks)."""
+        rng = random.Random(f"{self.seed}:{self.observer}:{self.seq}")
+        budget = self.budget if proposal_budget is None else proposal_budget
+        draws = draw(self.ledger, budget, rng, tries, keep)
+        summary = summarise(draws, [*self.ledger.unknown, DECK], self.ledger.position().kinds)
+        return {**summary, "status": "estimate", "samples": len(draws.kept),
+                "estimate": f"estimate: {len(draws.kept)} exact draws of the posterior kept of "
+                            f"{draws.drawn} proposals (rejection from the count without the "
+                            f"'nothing to play' checks up to seq {draws.relaxed_until}); each "
+                            f"probability has a Wilson 95% half-width in marginal_error_95, "
+                            f"the largest ±{summary['error_95']:.3f}; exact counting needs "
+                            f"over {self.block_budget} block states",
                 "facts": []}
 
 

@@ -57,6 +57,8 @@ class Step:
     column: int = -1
     kind: str = ""
     legal: frozenset[str] = frozenset()
+    seq: int = 0
+    """When it happened (orders the steps of different owners; a deal is 0)."""
 
 
 @dataclass
@@ -69,6 +71,8 @@ class Position:
     timelines: dict[str, list[Step]] = field(default_factory=dict)
     factor: int = 1
     """Ways to split merged columns back into their batches (a constant of the count)."""
+    batches: list[int] = field(default_factory=list)
+    """The ledger's batch -> the column it was merged into."""
 
     def owners(self) -> list[str]:
         return list(self.timelines)

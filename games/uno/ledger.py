@@ -143,6 +143,7 @@ class Ledger:
         columns: list[Column] = []
         timelines: dict[str, list[Step]] = {}
         factor = 1
+        into = [-1] * len(self.batches)
         for owner, raw in self.timelines.items():
             steps: list[Step] = []
             open_column = -1
@@ -157,22 +158,25 @@ class Ledger:
                         old = columns[open_column]
                         columns[open_column] = Column(owner, old.size + batch.size, old.source)
                         sizes.append(batch.size)
+                        into[step.batch] = open_column
                         if step.seq <= relax_until:
                             steps = _drop_nothing_after(steps, open_column)
                         continue
                     factor *= _split_ways(sizes)
                     open_column, sizes = len(columns), [batch.size]
+                    into[step.batch] = open_column
                     columns.append(batch)
-                    steps.append(Step("draw", column=open_column))
+                    steps.append(Step("draw", column=open_column, seq=step.seq))
                 elif step.what == "play":
-                    steps.append(Step("play", kind=step.kind))
+                    steps.append(Step("play", kind=step.kind, seq=step.seq))
                 else:
-                    steps.append(Step("none", legal=step.legal))
+                    steps.append(Step("none", legal=step.legal, seq=step.seq))
             factor *= _split_ways(sizes)
             timelines[owner] = steps
         columns.append(Column(DECK, self.state.deck_count, len(self.sources) - 1))
         kinds = self.state.variant.deck.kinds()
-        return Position(kinds, [dict(s) for s in self.sources], columns, timelines, factor)
+        return Position(kinds, [dict(s) for s in self.sources], columns, timelines, factor,
+                        into)
 
 
 def _drop_nothing_after(steps: list[Step], column: int) -> list[Step]:

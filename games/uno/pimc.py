@@ -16,38 +16,48 @@ from dataclasses import replace
 from typing import Any
 
 from games.uno.belief import UnoBelief
+from games.uno.blocks import BlockProgramme, OverBudget
 from games.uno.bots import fold, greedy_score
 from games.uno.commands import PlayCard, Reshuffle
 from games.uno.counting import DECK, Programme, _run, state_bound
+from games.uno.estimate import draw, relaxed
 from games.uno.rules import decide, legal_moves
 from games.uno.state import UnoState, evolve
 from games.uno.variants import other
 
 DEALS = 6
 PLAYOUT_MOVES = 200
+SAMPLE_TRIES = 30
+"""Rejection proposals per deal before falling back to the relaxed count."""
 
 
 def sample_world(belief: UnoBelief, state: UnoState, rng: random.Random) -> UnoState:
-    """A referee state consistent with the seat's view, drawn from its belief (exactly
-    when the count fits the budget; else from the relaxed count the snapshot also uses)."""
+    """A referee state consistent with the seat's view, drawn exactly from its belief: by
+    counting.Programme or blocks.BlockProgramme within their budgets, else by the estimate's
+    rejection sampler; only if that keeps nothing in a few tries, from the relaxed count
+    (a wider belief that still holds the truth)."""
     ledger = belief.ledger
-    position = ledger.position()
-    if state_bound(position) > belief.budget:
-        until = 0
-        for until in sorted({s.seq for steps in ledger.timelines.values() for s in steps
-                             if s.what == "draw" and s.seq}):
-            position = ledger.position(relax_until=until)
-            if state_bound(position) <= belief.budget:
-                break
-    rows = Programme(position, exact=belief.integers).sample_rows(rng)
     opponent = ledger.unknown[0]
-    hand: Counter[str] = Counter()
-    deck: list[str] = []
-    for kind, row in zip(position.kinds, rows, strict=True):
-        held = _run(position.timelines[opponent], kind, row) or 0
-        hand[kind] = held
-        deck.extend([kind] * sum(n for c, n in enumerate(row)
-                                 if position.columns[c].owner == DECK))
+    position = ledger.position()
+    hand: Counter[str] | None = None
+    if state_bound(position) > belief.budget:
+        try:
+            hands, deck_kinds = BlockProgramme(position, budget=belief.block_budget).sample(rng)
+            hand = hands.get(opponent, Counter())
+        except OverBudget:
+            kept = draw(ledger, belief.budget, rng, tries=SAMPLE_TRIES, keep=1).kept
+            if kept:
+                hand, deck_kinds = kept[0][0].get(opponent, Counter()), kept[0][1]
+        if hand is None:
+            position, _ = relaxed(ledger, belief.budget)
+    if hand is None:
+        rows = Programme(position, exact=belief.integers).sample_rows(rng)
+        hand, deck_kinds = Counter(), Counter()
+        for kind, row in zip(position.kinds, rows, strict=True):
+            hand[kind] = _run(position.timelines[opponent], kind, row) or 0
+            deck_kinds[kind] = sum(n for c, n in enumerate(row)
+                                   if position.columns[c].owner == DECK)
+    deck = list(deck_kinds.elements())
     rng.shuffle(deck)
     hands = {**state.hands, opponent: tuple(sorted(hand.elements()))}
     return replace(state, hands=hands, deck=tuple(deck))

@@ -1,0 +1,294 @@
+"""Exact counting over kinds whose state is the fill of *blocks* of interchangeable batches.
+
+counting.Programme keeps how full every hand batch is, so its state count is the product of
+(batch size + 1): long draw sequences blow it up (each one-card draw doubles it). Yet two
+batches of one hand, from one source, are told apart by a kind only if one of that kind's
+checks (a play of it, or a "nothing to play" draw where it was legal) lies between them.
+So before each kind of the walk, the batches that none of the kinds still to come tells
+apart are merged into one block, and the state is how full each block is.
+
+Counting is done in *slots*: a block of F free slots takes x labelled copies of a kind in
+F!/(F-x)! ways, which is a function of the block's total alone, and two blocks merge exactly
+(Vandermonde: the falling factorials convolve). Kind k's copies of source s (U of them),
+x_b into each block and the rest to the deck (a set), make U!/x_deck! * prod_b C(F_b, x_b)
+labelled ways. The count of labelled assignments to batches (as sets), as Programme gives
+it, is the slot count divided by prod (batch size)!.
+
+Kinds are walked latest-last-check first. For one unknown hand that makes the state tiny:
+when kind i is reached, every kind after it has its last check before kind i's, so every
+batch drawn after that check is one block, and the earlier batches hold only what played
+kinds (walked earlier) put there. The spectator has two timelines; the order is the same
+and the state is what it is (measured in inference/bench_uno.py). Python ints throughout:
+the result is exact (Fractions).
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import math
+import random
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from games.uno.counting import DECK, Infeasible, Position, Result, _compositions, _run
+
+
+class OverBudget(RuntimeError):
+    """The walk needs more states in one layer than it was allowed."""
+
+
+@dataclass(frozen=True)
+class _Option:
+    """One way a kind's copies sit: per block of its layer, and in the deck."""
+
+    takes: tuple[tuple[int, int], ...]
+    """(block index in the layer, copies)."""
+    base: int
+    """prod over sources of U!/x_deck! (the copies' labels)."""
+    held: tuple[int, ...]
+    """Copies each unknown hand holds now (Position.owners() order)."""
+    deck: int
+
+
+@dataclass
+class _Layer:
+    blocks: tuple[tuple[int, int, int], ...]
+    """(owner index, source, cuts before): batches with one key are one block."""
+    capacity: tuple[int, ...]
+    first: tuple[int, ...]
+    """A representative hand column per block (its earliest)."""
+    of: dict[int, int]
+    """Hand column -> its block."""
+
+
+class BlockProgramme:
+    """Forward and backward passes over kinds; states are block fills (dicts, sparse)."""
+
+    def __init__(self, position: Position, budget: int | None = None,
+                 order: str = "last") -> None:
+        self.position = position
+        self.owners = position.owners()
+        columns = position.columns
+        self.hand = [c for c, col in enumerate(columns) if col.owner != DECK]
+        self.deck_source = next(col.source for col in columns if col.owner == DECK)
+        # where each column is drawn on its owner's timeline, and each kind's checks there
+        self.at: dict[int, int] = {}
+        checks: dict[tuple[int, str], list[int]] = defaultdict(list)
+        last: dict[str, tuple[int, int]] = {}
+        for o, owner in enumerate(self.owners):
+            timeline = position.timelines[owner]
+            for p, step in enumerate(timeline):
+                if step.what == "draw":
+                    self.at[step.column] = p
+                    continue
+                kinds = [step.kind] if step.what == "play" else step.legal
+                for kind in kinds:
+                    checks[(o, kind)].append(p)
+                    last[kind] = max(last.get(kind, (-1, -1)), (step.seq, p))
+        self.checks = checks
+        present = [k for k in position.kinds if any(s.get(k, 0) for s in position.sources)]
+        played = {s.kind for t in position.timelines.values() for s in t if s.what == "play"}
+        self.played = played
+        self.last = last
+        self.kinds = _order(self, present, order)
+        self.layers = [self._layer(self.kinds[i:]) for i in range(len(self.kinds) + 1)]
+        self.options = [self._options(i) for i in range(len(self.kinds))]
+        self.merge = [self._merge(i) for i in range(len(self.kinds))]
+        self.forward: list[dict[tuple[int, ...], int]] = [{(0,) * len(self.layers[0].blocks): 1}]
+        self.states = 1
+        for i in range(len(self.kinds)):
+            nxt: dict[tuple[int, ...], int] = defaultdict(int)
+            for state, count in self.forward[-1].items():
+                for option in self.options[i]:
+                    moved = self._step(i, state, option)
+                    if moved is not None:
+                        nxt[moved[0]] += count * moved[1]
+            self.forward.append(dict(nxt))
+            self.states = max(self.states, len(nxt))
+            if budget is not None and len(nxt) > budget:
+                raise OverBudget(f"{len(nxt)} states after {i + 1} kinds (budget {budget})")
+        full = tuple(self.layers[-1].capacity)
+        slots = self.forward[-1].get(full, 0)
+        self.slots = slots
+        self.backward: list[dict[tuple[int, ...], int]] = [{full: 1} if slots else {}]
+        for i in range(len(self.kinds) - 1, -1, -1):
+            later = self.backward[-1]
+            here: dict[tuple[int, ...], int] = {}
+            for state in self.forward[i]:
+                w = 0
+                for option in self.options[i]:
+                    moved = self._step(i, state, option)
+                    if moved is not None:
+                        w += moved[1] * later.get(moved[0], 0)
+                if w:
+                    here[state] = w
+            self.backward.append(here)
+        self.backward.reverse()
+        ways = 1
+        for c in self.hand:
+            ways *= math.factorial(columns[c].size)
+        self.total = slots // ways
+        """Labelled assignments to batches (as sets), as counting.Programme counts them."""
+
+    # -- layout ------------------------------------------------------------------------------
+    def _layer(self, remaining: Sequence[str]) -> _Layer:
+        cuts: list[list[int]] = []
+        for o in range(len(self.owners)):
+            points = sorted({p for k in remaining for p in self.checks.get((o, k), ())})
+            cuts.append(points)
+        keys: dict[tuple[int, int, int], list[int]] = defaultdict(list)
+        for c in self.hand:
+            col = self.position.columns[c]
+            o = self.owners.index(col.owner)
+            keys[(o, col.source, bisect.bisect_left(cuts[o], self.at[c]))].append(c)
+        blocks = tuple(sorted(keys))
+        return _Layer(blocks,
+                      tuple(sum(self.position.columns[c].size for c in keys[b]) for b in blocks),
+                      tuple(min(keys[b], key=lambda c: self.at[c]) for b in blocks),
+                      {c: n for n, b in enumerate(blocks) for c in keys[b]})
+
+    def _merge(self, i: int) -> list[int]:
+        """Block of layer i -> its block in layer i+1 (blocks only merge)."""
+        old, new = self.layers[i], self.layers[i + 1]
+        return [new.of[old.first[b]] for b in range(len(old.blocks))]
+
+    def _options(self, i: int) -> list[_Option]:
+        kind, layer = self.kinds[i], self.layers[i]
+        position = self.position
+        per_source = []
+        for s, totals in enumerate(position.sources):
+            u = totals.get(kind, 0)
+            idx = [b for b, key in enumerate(layer.blocks) if key[1] == s]
+            caps = [min(u, layer.capacity[b]) for b in idx]
+            if s == self.deck_source:
+                caps.append(u)
+            choices = []
+            for parts in _compositions(u, caps):
+                deck = parts[-1] if s == self.deck_source else 0
+                blocks = parts[:len(idx)]
+                choices.append((tuple((b, x) for b, x in zip(idx, blocks, strict=True) if x),
+                                math.factorial(u) // math.factorial(deck), deck))
+            per_source.append(choices)
+        options = []
+        for combo in itertools.product(*per_source):
+            takes = tuple(t for part in combo for t in part[0])
+            row = [0] * len(position.columns)
+            for b, x in takes:
+                row[layer.first[b]] += x
+            held = []
+            for owner in self.owners:
+                n = _run(position.timelines[owner], kind, row)
+                if n is None:
+                    break
+                held.append(n)
+            else:
+                base = math.prod(part[1] for part in combo)
+                options.append(_Option(takes, base, tuple(held), sum(p[2] for p in combo)))
+        return options
+
+    def _step(self, i: int, state: tuple[int, ...], option: _Option
+              ) -> tuple[tuple[int, ...], int] | None:
+        capacity = self.layers[i].capacity
+        fill = list(state)
+        ways = option.base
+        for b, x in option.takes:
+            free = capacity[b] - fill[b]
+            if x > free:
+                return None
+            ways *= math.comb(free, x)
+            fill[b] += x
+        out = [0] * len(self.layers[i + 1].blocks)
+        for b, n in enumerate(fill):
+            out[self.merge[i][b]] += n
+        return tuple(out), ways
+
+    # -- results -----------------------------------------------------------------------------
+    def result(self) -> Result:
+        if not self.slots:
+            raise Infeasible("no assignment of the hidden cards fits the history")
+        owners = self.owners
+        holders = [*owners, DECK]
+        expected: dict[str, dict[str, Fraction | float]] = {o: {} for o in holders}
+        at_least_one: dict[str, dict[str, Fraction | float]] = {o: {} for o in holders}
+        at_least: dict[str, dict[str, list[Fraction | float]]] = {o: {} for o in holders}
+        for kind in self.position.kinds:
+            for h in holders:
+                expected[h][kind] = Fraction(0)
+                at_least_one[h][kind] = Fraction(0)
+                at_least[h][kind] = []
+        for i, kind in enumerate(self.kinds):
+            mass: Counter[int] = Counter()
+            for j, option in enumerate(self.options[i]):
+                m = 0
+                for state, count in self.forward[i].items():
+                    moved = self._step(i, state, option)
+                    if moved is not None:
+                        m += count * moved[1] * self.backward[i + 1].get(moved[0], 0)
+                mass[j] = m
+            for h, holder in enumerate(holders):
+                law: Counter[int] = Counter()
+                for j, option in enumerate(self.options[i]):
+                    law[option.held[h] if h < len(owners) else option.deck] += mass[j]
+                expected[holder][kind] = Fraction(sum(n * m for n, m in law.items()), self.slots)
+                top = max((n for n, m in law.items() if m), default=0)
+                tail = [Fraction(sum(m for n, m in law.items() if n >= j), self.slots)
+                        for j in range(1, top + 1)]
+                at_least[holder][kind] = tail
+                at_least_one[holder][kind] = tail[0] if tail else Fraction(0)
+        return Result(self.total * self.position.factor, expected, at_least_one, self.states,
+                      at_least)
+
+    def sample(self, rng: random.Random) -> tuple[dict[str, Counter[str]], Counter[str]]:
+        """One assignment drawn exactly from the posterior: each unknown hand's kinds now,
+        and the deck's."""
+        if not self.slots:
+            raise Infeasible("no assignment of the hidden cards fits the history")
+        hands: dict[str, Counter[str]] = {o: Counter() for o in self.owners}
+        deck: Counter[str] = Counter()
+        state = next(iter(self.forward[0]))
+        for i, kind in enumerate(self.kinds):
+            picks = []
+            for option in self.options[i]:
+                moved = self._step(i, state, option)
+                if moved is not None:
+                    w = moved[1] * self.backward[i + 1].get(moved[0], 0)
+                    if w:
+                        picks.append((w, option, moved[0]))
+            pick = rng.randrange(sum(w for w, _, _ in picks))
+            chosen = picks[-1]
+            for entry in picks:
+                if pick < entry[0]:
+                    chosen = entry
+                    break
+                pick -= entry[0]
+            _, option, state = chosen
+            for o, n in zip(self.owners, option.held, strict=True):
+                hands[o][kind] += n
+            deck[kind] += option.deck
+        return {o: +h for o, h in hands.items()}, +deck
+
+
+def _order(prog: BlockProgramme, present: list[str], order: str) -> list[str]:
+    last = prog.last
+    by_last = sorted(present, key=lambda k: last.get(k, (-1, -1)), reverse=True)
+    if order == "last":
+        return by_last
+    if order == "free-first":
+        return [k for k in by_last if k not in prog.played] + \
+            [k for k in by_last if k in prog.played]
+    if order == "played-first":
+        return [k for k in by_last if k in prog.played] + \
+            [k for k in by_last if k not in prog.played]
+    if order == "blocks":
+        out: list[str] = []
+        rest = list(by_last)
+        while rest:
+            best = min(rest, key=lambda k: (len(prog._layer([r for r in rest if r != k]).blocks),
+                                            rest.index(k)))
+            out.append(best)
+            rest.remove(best)
+        return out
+    raise ValueError(order)

@@ -1,0 +1,134 @@
+"""Over budget: an estimate from exact samples of the posterior, with its 95% error.
+
+The proposal is the relaxed position (the oldest "nothing to play" checks dropped, merging
+the batches they separated, until counting.Programme fits), sampled exactly: each kind's
+copies per merged batch by Programme.sample_rows, then each merged batch's labelled cards
+split uniformly at random into the batches it merged (the relaxed model does not tell them
+apart, so that split is uniform under it). A sample is kept when every check of the real
+history holds on it; kept samples are then exact draws from the real posterior (rejection
+sampling: the acceptance rate is exactly count(real) / count(relaxed)). Every probability is
+the kept share with a Wilson 95% interval, every expected count a mean with 1.96 standard
+errors; nothing is called exact.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from games.uno.counting import DECK, Position, Programme, _run, state_bound
+from games.uno.ledger import Ledger
+
+Z95 = 1.96
+
+
+@dataclass
+class Draws:
+    kept: list[tuple[dict[str, Counter[str]], Counter[str]]]
+    drawn: int
+    relaxed_until: int
+
+
+def relaxed(ledger: Ledger, budget: int) -> tuple[Position, int]:
+    """The least relaxed position whose programme fits `budget` states per layer."""
+    draws = sorted({s.seq for steps in ledger.timelines.values() for s in steps
+                    if s.what == "draw" and s.seq})
+    position, until = ledger.position(), 0
+    if state_bound(position) <= budget:
+        return position, 0
+    for until in draws:
+        position = ledger.position(relax_until=until)
+        if state_bound(position) <= budget:
+            break
+    return position, until
+
+
+def proposal_sample(full: Position, loose: Position, programme: Programme,
+                    sizes: list[int], rng: random.Random
+                    ) -> tuple[dict[str, Counter[str]], Counter[str]] | None:
+    """One exact draw of the relaxed posterior, refined to the real batches; None when a
+    check of the real history fails on it."""
+    rows = programme.sample_rows(rng)
+    full_rows = {k: [0] * len(full.columns) for k in full.kinds}
+    for c in range(len(loose.columns)):
+        cards = [k for k, row in zip(loose.kinds, rows, strict=True) for _ in range(row[c])]
+        if loose.columns[c].owner == DECK:
+            deck_full = len(full.columns) - 1
+            for k in cards:
+                full_rows[k][deck_full] += 1
+            continue
+        rng.shuffle(cards)
+        at = 0
+        for b, into in enumerate(loose.batches):
+            if into != c:
+                continue
+            for k in cards[at:at + sizes[b]]:
+                full_rows[k][full.batches[b]] += 1
+            at += sizes[b]
+    hands: dict[str, Counter[str]] = {o: Counter() for o in full.owners()}
+    deck: Counter[str] = Counter()
+    for kind, row in full_rows.items():
+        for owner in full.owners():
+            held = _run(full.timelines[owner], kind, row)
+            if held is None:
+                return None
+            hands[owner][kind] = held
+        deck[kind] = row[-1]
+    return {o: +h for o, h in hands.items()}, +deck
+
+
+def draw(ledger: Ledger, budget: int, rng: random.Random, tries: int,
+         keep: int | None = None) -> Draws:
+    """Up to `tries` proposals (stopping at `keep` kept), the kept ones exact posterior draws."""
+    full = ledger.position()
+    loose, until = relaxed(ledger, budget)
+    programme = Programme(loose, exact=False)
+    sizes = [b.size for b in ledger.batches]
+    kept = []
+    drawn = 0
+    while drawn < tries and (keep is None or len(kept) < keep):
+        drawn += 1
+        sample = proposal_sample(full, loose, programme, sizes, rng)
+        if sample is not None:
+            kept.append(sample)
+    return Draws(kept, drawn, until)
+
+
+def wilson(p: float, n: int) -> float:
+    """Half-width (the larger side) of the Wilson 95% interval around p from n draws."""
+    if n == 0:
+        return 1.0
+    centre = (p + Z95 * Z95 / (2 * n)) / (1 + Z95 * Z95 / n)
+    spread = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / (1 + Z95 * Z95 / n)
+    return max(centre + spread - p, p - (centre - spread))
+
+
+def summarise(draws: Draws, holders: list[str], kinds: tuple[str, ...]) -> dict:
+    """Marginals ("r7", "r7>=2" items), expected counts and their 95% half-widths."""
+    n = len(draws.kept)
+    marginals: dict[str, dict[str, float]] = {}
+    expected: dict[str, dict[str, float]] = {}
+    errors: dict[str, dict[str, float]] = {}
+    expected_errors: dict[str, dict[str, float]] = {}
+    for holder in holders:
+        marginals[holder], expected[holder] = {}, {}
+        errors[holder], expected_errors[holder] = {}, {}
+        for kind in kinds:
+            counts = [(hands.get(holder, Counter()) if holder != DECK else deck)[kind]
+                      for hands, deck in draws.kept]
+            if not counts or not any(counts):
+                continue
+            mean = sum(counts) / n
+            var = sum((x - mean) ** 2 for x in counts) / max(1, n - 1)
+            expected[holder][kind] = mean
+            expected_errors[holder][kind] = Z95 * math.sqrt(var / n)
+            for j in range(1, max(counts) + 1):
+                p = sum(1 for x in counts if x >= j) / n
+                item = kind if j == 1 else f"{kind}>={j}"
+                marginals[holder][item] = p
+                errors[holder][item] = wilson(p, n)
+    worst = max((e for row in errors.values() for e in row.values()), default=wilson(0.0, n))
+    return {"marginals": marginals, "expected": expected, "marginal_error_95": errors,
+            "expected_error_95": expected_errors, "error_95": worst}

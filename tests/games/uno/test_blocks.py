@@ -1,0 +1,122 @@
+"""The block count (batches no remaining kind tells apart, merged) against the per-batch
+programme, exactly, on every position of reduced-deck games and on uno-2 positions; its
+sampler against its own marginals; the estimate against exact values within its bars; and
+positions the old budget could only relax now exact."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from games.interface import SPECTATOR
+from games.uno.belief import UnoBelief, _exact_body
+from games.uno.blocks import BlockProgramme
+from games.uno.counting import Programme, state_bound
+from games.uno.estimate import wilson
+from games.uno.game import UNO
+from tests.games.uno.helpers import match
+
+
+def _same(position, integers: bool = True) -> int:
+    old = Programme(position, exact=integers).result()
+    new = BlockProgramme(position).result()
+    assert new.total == old.total
+    for holder, row in old.expected.items():
+        for kind, value in row.items():
+            assert new.expected[holder][kind] == value, (holder, kind)
+            assert [p for p in new.at_least[holder][kind] if p] == \
+                [p for p in old.at_least[holder][kind] if p], (holder, kind)
+    return 1
+
+
+@pytest.mark.parametrize("seed", [12, 63])
+@pytest.mark.parametrize("observer", ["S", "N", SPECTATOR])
+def test_blocks_equal_the_programme_on_the_reduced_deck(seed: int, observer: str) -> None:
+    events = match(seed)
+    belief = UnoBelief(observer, "uno-2-mini")
+    checked = 0
+    for event in events[:-1]:
+        belief.apply(UNO.view(event, observer))
+        if belief.ledger.ready:
+            checked += _same(belief.ledger.position())
+    assert checked == len(events) - 4
+
+
+def test_blocks_equal_the_programme_on_uno_2() -> None:
+    events = match(0, "uno-2", ("greedy", "random"))
+    checked = 0
+    for observer in ("S", SPECTATOR):
+        belief = UnoBelief(observer, "uno-2")
+        for event in events[:40]:
+            belief.apply(UNO.view(event, observer))
+            position = belief.ledger.position() if belief.ledger.ready else None
+            if position is not None and event.seq % 3 == 0 and state_bound(position) <= 4096:
+                checked += _same(position)
+    assert checked >= 10
+
+
+def test_the_block_sampler_draws_the_posterior() -> None:
+    events = match(36)
+    belief = UnoBelief("S", "uno-2-mini")
+    for event in events[:30]:
+        belief.apply(UNO.view(event, "S"))
+    programme = BlockProgramme(belief.ledger.position())
+    exact = programme.result()
+    rng = random.Random(3)
+    n = 3000
+    seen: Counter[str] = Counter()
+    for _ in range(n):
+        hands, deck = programme.sample(rng)
+        assert sum(hands["N"].values()) == belief.ledger.state.counts["N"]
+        assert sum(deck.values()) == belief.ledger.state.deck_count
+        seen.update(k for k, c in hands["N"].items() if c)
+    for kind, p in exact.at_least_one["N"].items():
+        assert abs(seen[kind] / n - float(p)) <= 4 * wilson(float(p), n) + 1e-9, kind
+
+
+def test_uno_2_positions_the_old_budget_relaxed_are_exact_now() -> None:
+    """The old rule: over 32768 batch states, a relaxation. These are now counted exactly."""
+    events = match(0, "uno-2", ("greedy", "random"))
+    belief = UnoBelief("S", "uno-2")
+    newly = 0
+    for event in events[:-1]:
+        belief.apply(UNO.view(event, "S"))
+        if not belief.ledger.ready or event.seq > 84:
+            continue
+        if state_bound(belief.ledger.position()) > belief.budget:
+            assert belief.snapshot_dict()["status"] == "exact", event.seq
+            newly += 1
+    assert newly >= 10
+
+
+@pytest.mark.parametrize(("seed", "observer", "at"), [(0, "S", 60), (0, SPECTATOR, 20),
+                                                      (36, "N", 40)])
+def test_the_estimate_is_within_its_bars_of_the_exact_values(seed: int, observer: str,
+                                                            at: int) -> None:
+    """On positions the exact count still reaches, the estimate (forced, from a proposal
+    relaxed to a quarter of its batch states) is within its 95% bars of the exact values for at least 90%
+    of the probabilities, and within three bars for all."""
+    variant = "uno-2" if seed == 0 else "uno-2-mini"
+    bots = ("greedy", "random") if variant == "uno-2" else ("random", "random")
+    events = match(seed, variant, bots)
+    belief = UnoBelief(observer, variant)
+    for event in events[:at + 1]:
+        belief.apply(UNO.view(event, observer))
+    exact = belief.exact()
+    assert exact is not None
+    truth = _exact_body(exact[0].expected, exact[0].at_least)["marginals"]
+    bound = state_bound(belief.ledger.position())
+    guess = belief.estimate(tries=3000, keep=600, proposal_budget=bound // 4)
+    assert guess["status"] == "estimate" and guess["samples"] >= 20
+    n = guess["samples"]
+    inside = total = 0
+    for holder, row in truth.items():
+        for item, p in row.items():
+            q = guess["marginals"][holder].get(item, 0.0)
+            bar = guess["marginal_error_95"][holder].get(item, wilson(0.0, n))
+            total += 1
+            inside += abs(p - q) <= bar
+            assert abs(p - q) <= 3 * bar, (holder, item, p, q, bar)
+    assert inside >= 0.9 * total
