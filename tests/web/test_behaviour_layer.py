@@ -1,6 +1,6 @@
 """The behaviour layer in real headless Chromium against the real server: the model switch
 adds the `behaviour:greedy` estimate under the exact odds (labelled, never replacing them),
-follows the table, and goes away again with "Uniform"."""
+follows the table (or the replay's step), and goes away again with "Uniform"."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from tests.web.conftest import WebServer, screenshot
 from tests.web.test_browser import (
     app,
     create_table_in_lobby,
+    finished_match,
     move_and_wait,
     my_turn,
     settle,
+    stored_events,
     wait_for,
     watch_errors,
 )
@@ -87,4 +89,34 @@ def test_the_model_switch_shows_the_behaviour_layer_beside_the_exact_one(
     page.wait_for_selector("#overlay .behaviour-layer", state="detached")
     assert _exact_cells(page) > 0
     assert page.locator("#overlay .ov-model [data-model='uniform'][aria-pressed='true']").count()
+    assert not errors, errors
+
+
+def test_the_replay_viewer_shows_the_behaviour_layer_at_a_step(
+    context: Any, web_server: WebServer
+) -> None:
+    match_id = finished_match(web_server)
+    events = stored_events(web_server, match_id)
+    plays = [e.seq for e in events if e.type == "tile_played"]
+    step = plays[6]
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{web_server.base}/#replay={match_id}&perspective=W&step={step}")
+    page.wait_for_function(f"window.__app && window.__app.data && window.__app.step === {step}")
+    page.wait_for_selector("#overlay .ov-model [data-model='behaviour:greedy']")
+    exact_before = _exact_cells(page)
+    page.click("#overlay .ov-model [data-model='behaviour:greedy']")
+    page.wait_for_selector(f"#overlay .behaviour-layer .layer-status[data-seq='{step}']",
+                           timeout=60_000)
+    assert "model: behaviour:greedy" in page.locator("#overlay .behaviour-layer").inner_text()
+    assert _exact_cells(page) == exact_before  # the exact grids stay
+    cells = page.evaluate(LAYER_CELLS)
+    assert cells and all(abs(sum(ps) - 1) < 1e-3 for ps in cells.values())
+    # the next step gets its own layer
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"window.__app.step === {step + 1}")
+    page.wait_for_selector(f"#overlay .behaviour-layer .layer-status[data-seq='{step + 1}']",
+                           timeout=60_000)
+    page.click("#overlay .ov-model [data-model='uniform']")
+    page.wait_for_selector("#overlay .behaviour-layer", state="detached")
     assert not errors, errors

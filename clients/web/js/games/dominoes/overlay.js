@@ -365,8 +365,9 @@ export function attachHover(el) {
     c.setAttribute("aria-describedby", "tip");
     show(c);
   });
-  el.addEventListener("focusout", (e) => {
-    if (!e.relatedTarget || !el.contains(e.relatedTarget)) clear();
+  el.addEventListener("focusout", (e) => { // to anything but a cell (the model switch too)
+    const to = e.relatedTarget;
+    if (!to || !el.contains(to) || !to.closest(".c[data-tile]")) clear();
   });
   // Arrows move between cells; they stop here, so the page's own arrow keys (tiles, steps)
   // do not fire while a cell has the focus.
