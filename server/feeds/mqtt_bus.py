@@ -16,7 +16,9 @@ withheld) for that audience. Markers reaching the publisher before the follower'
 read are covered by the read; markers reaching it after are covered by the republish (a
 seq past the follower's last makes its gate fill the gap from the store); every commit
 after the marker is published. A follower that dies leaves its marker: the owner then
-publishes for nobody until the table retires (forget clears the table's markers). Whatever
+publishes for nobody until the table retires (forget clears the table's markers); markers
+are set again on every reconnection, so a broker that lost its retained messages learns
+them back. Whatever
 arrives, from here or from the broker, passes one gate per (table, audience, kind): a seq
 already delivered, or older, is dropped, so duplicates (QoS 1 redelivery, two workers
 racing, an owner change) never reach a connection and beliefs only move forward.
@@ -73,6 +75,7 @@ class MqttBus:
         self.on_follow: Callable[[str], None] | None = None
         """Called with the table's id when another node starts following one of its
         audiences (remote inference then asks the workers for that audience's belief)."""
+        link.on_connect = self._announce
         self._subscribers: dict[Key, dict[int, Handler]] = {}
         self._retained: dict[Key, Envelope] = {}
         self._last: dict[Key, int] = {}
@@ -276,6 +279,13 @@ class MqttBus:
                                   qos=1, retain=True)
         elif self._following.pop(pair, None) is not None:
             self.link.publish(self.topics.follower(table_id, audience, self.node), b"",
+                              qos=1, retain=True)
+
+    def _announce(self) -> None:
+        """On every (re)connection, set our markers again: a broker restarted without its
+        retained messages would otherwise leave the owners believing nobody follows."""
+        for table_id, audience in list(self._following):
+            self.link.publish(self.topics.follower(table_id, audience, self.node), b"1",
                               qos=1, retain=True)
 
     def _on_marker(self, table_id: str, audience: str, node: str, *, following: bool) -> None:

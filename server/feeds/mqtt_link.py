@@ -81,6 +81,9 @@ class MqttLink:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[None]] = set()
+        self.on_connect: Callable[[], None] | None = None
+        """Called on every connection, once its subscriptions are restored (a bus re-announces
+        its retained follower markers: a restarted broker may have lost them)."""
 
     async def start(self, timeout: float = 10.0) -> None:
         """Connect (in the background from now on); fail if the first connection takes long."""
@@ -154,6 +157,12 @@ class MqttLink:
                     await self._resubscribe(client)
                     self.connections += 1
                     self.connected.set()
+                    if self.on_connect is not None:
+                        try:
+                            self.on_connect()
+                        except Exception as error:  # the link itself must go on
+                            log("mqtt_on_connect_failed", client=self.identifier,
+                                error=repr(error))
                     backoff = BACKOFF_FIRST
                     if self.connections > 1:
                         log("mqtt_reconnected", client=self.identifier)

@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import uuid
 
+import aiomqtt
 import pytest
 
 from games.dominoes.game import DOMINOES
 from server.feeds.bus import Envelope
 from server.feeds.mqtt_bus import MqttBus
 from server.feeds.mqtt_link import MqttLink
-from server.feeds.topics import Topics
+from server.feeds.topics import Topics, parse_mqtt_url
 from tests.deploy.helpers import until
 
 pytestmark = pytest.mark.mqtt
@@ -164,4 +165,38 @@ async def test_a_follower_the_owner_learns_of_late_still_reaches_the_head(
         assert owner.published == 1
     finally:
         for link in (owner_link, follower_link):
+            await link.stop()
+
+
+async def test_markers_are_set_again_after_a_reconnection(mqtt_url: str, prefix: str) -> None:
+    """A broker that lost its retained messages (restarted without persistence, as
+    deploy/mosquitto.conf runs) forgets the follower markers: the owner would publish for
+    nobody. Here the marker is wiped by hand, then the follower's connection is taken over
+    (a reconnection, as after a broker restart): it sets its markers again."""
+    topics = Topics(prefix)
+    tag = uuid.uuid4().hex[:8]
+    owner_link = MqttLink(mqtt_url, f"owner-{tag}", lambda t, p: owner.on_message(t, p))
+    follower_id = f"follower-{tag}"
+    follower_link = MqttLink(mqtt_url, follower_id, lambda t, p: follower.on_message(t, p))
+    wiper_link = MqttLink(mqtt_url, f"wiper-{tag}", lambda t, p: None)
+    owner = MqttBus(owner_link, topics, "owner")
+    follower = MqttBus(follower_link, topics, "follower")
+    links = (owner_link, follower_link, wiper_link)
+    for link in links:
+        await link.start()
+    try:
+        owner.subscribe(TABLE, "S", "belief", lambda e: None)
+        await owner.ensure_subscribed(TABLE)
+        follower.subscribe(TABLE, "W", "event", lambda e: None)
+        await until(lambda: owner.followers(TABLE, "W") == {"follower"}, "the marker")
+        wiper_link.publish(topics.follower(TABLE, "W", "follower"), b"", qos=1, retain=True)
+        await until(lambda: not owner.followers(TABLE, "W"), "the marker wiped")
+        host, port = parse_mqtt_url(mqtt_url)
+        async with aiomqtt.Client(host, port, identifier=follower_id,
+                                  protocol=aiomqtt.ProtocolVersion.V5):
+            pass  # takes the follower's client id: the broker drops its connection
+        await until(lambda: follower_link.connections == 2, "the follower's reconnection")
+        await until(lambda: owner.followers(TABLE, "W") == {"follower"}, "the marker again")
+    finally:
+        for link in links:
             await link.stop()
