@@ -46,7 +46,7 @@ from server.protocol import (
 _BELIEF_PREFIX = '{"type":"belief"'
 _REPLY_TYPES = frozenset(
     {"table_created", "tables", "joined", "resumed", "watching", "ack", "left", "advice",
-     "error"}
+     "odds_belief", "error"}
 )
 
 
