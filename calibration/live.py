@@ -36,9 +36,9 @@ MAX_SAMPLES = 1024
 EXACT_BUDGET = 2000
 MOVES = 0
 """Resample-move proposals per tile after the draws (calibration.weighted.resample_move).
-It makes the sampled estimates better calibrated (docs/calibration.md) but costs 1-20 s a
-position on this machine with up to 1,024 draws (measured with `behaviour_odds(...,
-moves=4)` on greedy partnership-6 and block-2 positions): too slow for a live answer, so
+It makes the sampled estimates better calibrated (docs/calibration.md) but took 1-20 s a
+position with up to 1,024 draws in a rough check (`behaviour_odds(..., moves=4)` on greedy
+partnership-6 and block-2 positions, the machine loaded): too slow for a live answer, so
 off here; the answer carries its ESS and error instead."""
 
 
