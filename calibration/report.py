@@ -48,6 +48,9 @@ class Options:
     moves: int = 0
     """> 0: resample-move after the draws (calibration.weighted.resample_move), this many
     Metropolis proposals per unseen tile for each deal."""
+    shrink: float = 1.0
+    """Sampled positions: the shown estimate mixes in the uniform belief with weight
+    shrink / (shrink + ESS) (calibration.weighted)."""
     exact_budget: int = 2000
     """Positions with at most this many consistent deals are listed and weighted exactly."""
     seed: int = 0
@@ -247,7 +250,7 @@ def _score_behaviour(report: Report, raw: Belief | TwoPlayerBelief,
         uniform, int(consistent) if consistent is not None else None, remaining, parse_tile,
         tile_name, sampler, lambda deal: likelihood.log_weight(deal, index + 1, observer), rng,
         options.samples, options.exact_budget, options.ess_target, options.max_samples,
-        options.moves)
+        options.moves, options.shrink)
     report.cards[bhv.MODEL].add_position(key, moment.move, weighted.marginals, moment.holders,
                                          uncertain_items(uniform))
     how = "listed" if weighted.exact else "sampled"

@@ -10,8 +10,8 @@ P_b(deal | moves) ∝ P_u(deal | moves) · L(deal), with L the likelihood of the
     se² = Σ w_i²·([h holds t] − p̂)² / (Σw)².
 A self-normalised estimate from a few effective samples says 0 for things the uniform belief
 knows are possible; the shown estimate is therefore the defensive mixture
-(1 − λ)·p̂ + λ·p_uniform with λ = 1/(1 + ESS), which keeps every possible holder possible and
-fades out as the sample grows (exact listings use λ = 0).
+(1 − λ)·p̂ + λ·p_uniform with λ = k/(k + ESS) (k = `shrink`, 1 unless asked), which keeps
+every possible holder possible and fades out as the sample grows (exact listings use λ = 0).
 
 Listing is exact only when the listed deals are the consistent ones: every assignment that
 gives each tile a holder the uniform belief allows and each holder its count is consistent
@@ -59,7 +59,8 @@ def _normalised(log_weights: Sequence[float]) -> list[float]:
 
 
 def weigh(deals: Sequence[Deal], log_weights: Sequence[float], name: Callable[[Any], str],
-          uniform: Mapping[str, Mapping[str, float]] | None, exact: bool) -> Weighted:
+          uniform: Mapping[str, Mapping[str, float]] | None, exact: bool,
+          shrink: float = 1.0) -> Weighted:
     """Weighted marginals of `deals` (item names by `name`); `uniform` (item -> holder -> p)
     is the exact uniform belief the defensive mixture falls back on (module docstring)."""
     w = _normalised(log_weights)
@@ -80,7 +81,7 @@ def weigh(deals: Sequence[Deal], log_weights: Sequence[float], name: Callable[[A
     else:
         items = sorted({i for i, _ in first})
         holders = sorted({h for deal in deals for h in deal})
-    lam = 0.0 if exact or uniform is None else 1 / (1 + ess)
+    lam = 0.0 if exact or uniform is None else shrink / (shrink + ess)
     marginals: dict[str, dict[str, float]] = {}
     stderr: dict[str, dict[str, float]] = {}
     for item in items:
@@ -134,11 +135,12 @@ def behaviour_belief(uniform: Mapping[str, Mapping[str, float]], consistent: int
                      name: Callable[[Any], str], draw: Callable[[random.Random], Deal],
                      log_weight: Callable[[Deal], float], rng: random.Random,
                      samples: int, exact_budget: int, ess_target: float = 0.0,
-                     max_samples: int = 0, moves: int = 0) -> Weighted:
+                     max_samples: int = 0, moves: int = 0, shrink: float = 1.0) -> Weighted:
     """The behaviour belief at one position: exact listing when the consistent deals number
     at most `exact_budget`, else `samples` importance-weighted exact uniform draws, and
     `samples` more at a time while the ESS is under `ess_target` (up to `max_samples`);
-    `moves` > 0: then resampled and moved (`resample_move`) where that is valid.
+    `moves` > 0: then resampled and moved (`resample_move`) where that is valid. `shrink`:
+    the defensive mixture's weight on the uniform belief is shrink / (shrink + ESS).
 
     `uniform`: item -> holder -> p (the exact uniform marginals); `consistent`: their
     consistent deal count; `counts`: each holder's number of unseen items; `draw`: one
@@ -163,10 +165,11 @@ def behaviour_belief(uniform: Mapping[str, Mapping[str, float]], consistent: int
         sizes = {h: counts[h] for h in _holders(uniform)}
         if consistent is not None and assignments(support, sizes) == consistent:
             moved = resample_move(deals, logs, support, log_weight, rng, moves)
-            result = weigh(moved, [0.0] * len(moved), name, uniform, exact=False)
+            result = weigh(moved, [0.0] * len(moved), name, uniform, exact=False,
+                           shrink=shrink)
             return Weighted(result.marginals, result.stderr, _ess(logs), len(deals), False,
                             moved=True)
-    return weigh(deals, logs, name, uniform, exact=False)
+    return weigh(deals, logs, name, uniform, exact=False, shrink=shrink)
 
 
 def assignments(support: Mapping[Any, Sequence[str]], counts: Mapping[str, int]) -> int:

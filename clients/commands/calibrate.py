@@ -47,6 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--moves", type=int, default=0,
                         help="resample-move: after the draws, this many Metropolis swap "
                              "proposals per unseen tile for each deal (default 0: none)")
+    parser.add_argument("--shrink", type=float, default=1.0,
+                        help="sampled positions: weigh the uniform belief by "
+                             "K / (K + ESS) in the shown mixture (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (sampling, --play)")
     parser.add_argument("--limit", type=int, help="score at most this many matches")
     parser.add_argument("--play", type=int, metavar="N",
@@ -62,8 +65,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.samples < 1 or args.moves < 0:
-        raise CommandError("--samples must be at least 1, --moves at least 0")
+    if args.samples < 1 or args.moves < 0 or args.shrink < 0:
+        raise CommandError("--samples must be at least 1, --moves and --shrink at least 0")
     if args.variant is not None:
         try:
             args.games.variant(args.variant)
@@ -73,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
         _play(args)
     options = Options(args.variant, behaviour=not args.uniform_only, samples=args.samples,
                       seed=args.seed, max_matches=args.limit, ess_target=args.ess_target,
-                      max_samples=max(args.max_samples, args.samples), moves=args.moves)
+                      max_samples=max(args.max_samples, args.samples), moves=args.moves,
+                      shrink=args.shrink)
     with open_store(args.db) as store:
         try:
             result = calibrate(store, options, args.games, _progress).to_dict()
