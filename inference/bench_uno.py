@@ -1,6 +1,7 @@
-"""Uno figures: per-update time of the exact belief by kind of position, how often it stays
-exact, how far seed 004's approximate update is from it, and how far the over-budget
-relaxation is from the exact count (computed here with a larger budget).
+"""Uno figures: per-update time of the belief by kind of position, beside the old rule's
+(per-batch count within 32768 states, else the relaxed count) in the same run; how often it
+is exact now and under the old rule on the same updates; how far seed 004's approximate
+update is from the exact one.
 
     python -m inference.bench_uno --matches 20 --seed 1
 
@@ -20,12 +21,23 @@ from games.interface import SPECTATOR
 from games.play import play_match
 from games.uno.belief import STATE_BUDGET, UnoBelief
 from games.uno.counting import Programme, state_bound
+from games.uno.estimate import relaxed
 from games.uno.game import UNO
 from games.uno.seed_belief import SeedBelief
 
 VARIANT = "uno-2"
-EXACT_LIMIT = STATE_BUDGET * 8
-"""Over-budget positions up to this size are also counted exactly, to measure the relaxation."""
+
+
+def _old_rule(belief: UnoBelief) -> bool:
+    """The belief as it was before the block count: the per-batch programme within the
+    budget, else the relaxed count (returns whether that was exact)."""
+    position = belief.ledger.position()
+    if state_bound(position) <= STATE_BUDGET:
+        Programme(position, exact=False).result()
+        return True
+    loose, _ = relaxed(belief.ledger, STATE_BUDGET)
+    Programme(loose, exact=False).result()
+    return False
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -67,9 +79,11 @@ def _matches(count: int, rng: random.Random, seed: int, reshuffled: bool) -> lis
 def run(matches: int, seed: int, reshuffled: bool = False) -> str:
     rng = random.Random(seed)
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
+    old_times: dict[tuple[str, str], list[float]] = defaultdict(list)
     statuses: dict[str, int] = defaultdict(int)
+    old_exact = 0
+    bars: list[float] = []
     seed_gap: dict[str, list[float]] = defaultdict(list)
-    relaxed_gap: list[float] = []
     for events in _matches(matches, rng, seed, reshuffled):
         for observer in ("S", "N", SPECTATOR):
             belief = UnoBelief(observer, VARIANT)
@@ -79,6 +93,7 @@ def run(matches: int, seed: int, reshuffled: bool = False) -> str:
                 seen = UNO.view(event, observer)
                 started = time.process_time()
                 belief.apply(seen)
+                applied = time.process_time() - started
                 snapshot = belief.snapshot_dict()
                 spent = time.process_time() - started
                 if approx is not None:
@@ -88,7 +103,15 @@ def run(matches: int, seed: int, reshuffled: bool = False) -> str:
                 view = "spectator" if observer == SPECTATOR else "seat"
                 group = _group(belief, event)
                 times[(view, group)].append(spent)
-                statuses[snapshot["status"]] += 1
+                started = time.process_time()
+                old_exact += _old_rule(belief)
+                old_times[(view, group)].append(applied + time.process_time() - started)
+                status = snapshot["status"]
+                if status == "exact" and "blocks" in snapshot["arithmetic"]:
+                    status = "exact (blocks)"
+                statuses[status] += 1
+                if status == "estimate":
+                    bars.append(snapshot["error_95"])
                 if getattr(seen, "seat", None) in belief.ledger.unknown:
                     after_draw = seen.type == "cards_drawn" and not seen.penalty
                 if approx is not None and snapshot["status"] == "exact":
@@ -98,33 +121,29 @@ def run(matches: int, seed: int, reshuffled: bool = False) -> str:
                     where = "after a reshuffle" if group == "after a reshuffle" else (
                         "after a draw with nothing to play" if after_draw else "otherwise")
                     seed_gap[where].append(gap)
-                if snapshot["status"] == "relaxed":
-                    position = belief.ledger.position()
-                    if state_bound(position) <= EXACT_LIMIT:
-                        exact = Programme(position, exact=False).result()
-                        for owner in belief.ledger.unknown:
-                            truth = {k: float(p) for k, p in exact.at_least_one[owner].items()}
-                            relaxed_gap.append(_max_gap(snapshot["marginals"][owner], truth))
     which = " that reached a reshuffle" if reshuffled else ""
     lines = [f"uno-2 belief, {matches} matches{which} (greedy vs random, seats alternated), "
              f"seed {seed}: apply + snapshot_dict at every event, CPU time",
-             f"{'view':10} {'position':28} {'updates':>7} {'p50 ms':>8} {'p99 ms':>8}"]
+             f"{'view':10} {'position':28} {'updates':>7} {'p50 ms':>8} {'p99 ms':>8}"
+             f" {'old p50':>8} {'old p99':>8}"]
     for (view, group), values in sorted(times.items()):
+        old = old_times[(view, group)]
         lines.append(f"{view:10} {group:28} {len(values):7d} "
                      f"{1000 * statistics.median(values):8.2f} "
-                     f"{1000 * _percentile(values, 0.99):8.2f}")
+                     f"{1000 * _percentile(values, 0.99):8.2f} "
+                     f"{1000 * statistics.median(old):8.2f} {1000 * _percentile(old, 0.99):8.2f}")
     total = sum(statuses.values())
-    lines.append("status: " + ", ".join(f"{k} {v} ({v / total:.1%})"
-                                         for k, v in sorted(statuses.items())))
+    lines.append("status now: " + ", ".join(f"{k} {v} ({v / total:.1%})"
+                                             for k, v in sorted(statuses.items())))
+    lines.append(f"exact under the old rule (per-batch count within {STATE_BUDGET} states, "
+                 f"else relaxed): {old_exact} ({old_exact / total:.1%})")
+    if bars:
+        lines.append(f"estimates: {len(bars)} updates, largest 95% half-width per update "
+                     f"p50 {statistics.median(bars):.3f}, max {max(bars):.3f}")
     lines.append("seed 004's update vs exact, max |P(holds >= 1)| gap over kinds, per position:")
     for where, gaps in sorted(seed_gap.items()):
         lines.append(f"  {where:34} {len(gaps):5d} positions  mean {statistics.mean(gaps):.3f}"
                      f"  p90 {_percentile(gaps, 0.9):.3f}  max {max(gaps):.3f}")
-    if relaxed_gap:
-        lines.append(f"relaxed (over budget {STATE_BUDGET}) vs exact (counted up to "
-                     f"{EXACT_LIMIT} states): {len(relaxed_gap)} hands, max |P(>= 1)| gap "
-                     f"mean {statistics.mean(relaxed_gap):.3f}, p90 "
-                     f"{_percentile(relaxed_gap, 0.9):.3f}, max {max(relaxed_gap):.3f}")
     return "\n".join(lines)
 
 

@@ -1,14 +1,15 @@
 """A perfect-information Monte Carlo bot over the exact sampler.
 
-Each decision draws a fixed number of deals from the seat's belief (the opponent's hand and
-the deck's contents sampled exactly by counting.Programme; the deck's order uniformly), plays
-every legal move out to the end with greedy play on both sides in each deal, and picks the
-move with the best average result (the move is fixed before averaging). Bounded: DEALS
-deals x moves x one greedy playout of at most PLAYOUT_MOVES moves.
+Each decision draws DEALS deals from the seat's belief (the opponent's hand and the deck's
+contents drawn exactly; the deck's order uniformly), plays every legal move out to the end
+with greedy play on both sides in each deal, the same playout seed for every move of a deal
+(common random numbers), and keeps greedy's choice unless another move wins at least MARGIN
+of the deals more. Bounded: DEALS x moves x one greedy playout of at most PLAYOUT_MOVES moves.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -25,42 +26,63 @@ from games.uno.rules import decide, legal_moves
 from games.uno.state import UnoState, evolve
 from games.uno.variants import other
 
-DEALS = 6
+DEALS = 16
+MARGIN = 0.125
+"""Leave greedy's choice only for a move ahead by this share of the deals (2 of 16)."""
 PLAYOUT_MOVES = 200
 SAMPLE_TRIES = 30
 """Rejection proposals per deal before falling back to the relaxed count."""
 
 
-def sample_world(belief: UnoBelief, state: UnoState, rng: random.Random) -> UnoState:
-    """A referee state consistent with the seat's view, drawn exactly from its belief: by
-    counting.Programme or blocks.BlockProgramme within their budgets, else by the estimate's
-    rejection sampler; only if that keeps nothing in a few tries, from the relaxed count
-    (a wider belief that still holds the truth)."""
-    ledger = belief.ledger
-    opponent = ledger.unknown[0]
-    position = ledger.position()
-    hand: Counter[str] | None = None
-    if state_bound(position) > belief.budget:
-        try:
-            hands, deck_kinds = BlockProgramme(position, budget=belief.block_budget).sample(rng)
-            hand = hands.get(opponent, Counter())
-        except OverBudget:
-            kept = draw(ledger, belief.budget, rng, tries=SAMPLE_TRIES, keep=1).kept
+class Sampler:
+    """Draws referee states consistent with a seat's view from its belief, the counting
+    built once per decision: exactly, by counting.Programme or blocks.BlockProgramme within
+    their budgets, else by the estimate's rejection sampler (exact draws); only when that
+    keeps nothing in a few tries, from the relaxed count (wider, still holding the truth)."""
+
+    def __init__(self, belief: UnoBelief, state: UnoState) -> None:
+        ledger = belief.ledger
+        self.belief, self.state = belief, state
+        self.opponent = ledger.unknown[0]
+        self.position = ledger.position()
+        self.blocks: BlockProgramme | None = None
+        self.programme: Programme | None = None
+        if state_bound(self.position) > belief.budget:
+            with contextlib.suppress(OverBudget):
+                self.blocks = BlockProgramme(self.position, budget=belief.block_budget)
+        if self.blocks is None and state_bound(self.position) <= belief.budget:
+            self.programme = Programme(self.position, exact=belief.integers)
+
+    def world(self, rng: random.Random) -> UnoState:
+        hand: Counter[str] | None = None
+        if self.blocks is not None:
+            hands, deck_kinds = self.blocks.sample(rng)
+            hand = hands.get(self.opponent, Counter())
+        elif self.programme is None:
+            kept = draw(self.belief.ledger, self.belief.budget, rng, tries=SAMPLE_TRIES,
+                        keep=1).kept
             if kept:
-                hand, deck_kinds = kept[0][0].get(opponent, Counter()), kept[0][1]
+                hand, deck_kinds = kept[0][0].get(self.opponent, Counter()), kept[0][1]
+            else:
+                self.position, _ = relaxed(self.belief.ledger, self.belief.budget)
+                self.programme = Programme(self.position, exact=self.belief.integers)
         if hand is None:
-            position, _ = relaxed(ledger, belief.budget)
-    if hand is None:
-        rows = Programme(position, exact=belief.integers).sample_rows(rng)
-        hand, deck_kinds = Counter(), Counter()
-        for kind, row in zip(position.kinds, rows, strict=True):
-            hand[kind] = _run(position.timelines[opponent], kind, row) or 0
-            deck_kinds[kind] = sum(n for c, n in enumerate(row)
-                                   if position.columns[c].owner == DECK)
-    deck = list(deck_kinds.elements())
-    rng.shuffle(deck)
-    hands = {**state.hands, opponent: tuple(sorted(hand.elements()))}
-    return replace(state, hands=hands, deck=tuple(deck))
+            assert self.programme is not None
+            rows = self.programme.sample_rows(rng)
+            hand, deck_kinds = Counter(), Counter()
+            for kind, row in zip(self.position.kinds, rows, strict=True):
+                hand[kind] = _run(self.position.timelines[self.opponent], kind, row) or 0
+                deck_kinds[kind] = sum(n for c, n in enumerate(row)
+                                       if self.position.columns[c].owner == DECK)
+        deck = list(deck_kinds.elements())
+        rng.shuffle(deck)
+        hands_now = {**self.state.hands, self.opponent: tuple(sorted(hand.elements()))}
+        return replace(self.state, hands=hands_now, deck=tuple(deck))
+
+
+def sample_world(belief: UnoBelief, state: UnoState, rng: random.Random) -> UnoState:
+    """One referee state drawn from the seat's belief (see Sampler)."""
+    return Sampler(belief, state).world(rng)
 
 
 def playout(state: UnoState, first: Any, rng: random.Random) -> UnoState:
@@ -91,8 +113,13 @@ def _value(state: UnoState, seat: str) -> float:
 
 
 class PimcBot:
-    def __init__(self, deals: int = DEALS) -> None:
+    """Greedy unless the playouts say otherwise: every legal move is played out on the same
+    deals (common random numbers: one seed per deal for every move), and the bot leaves
+    greedy's choice only for a move that wins at least `margin` of the deals more."""
+
+    def __init__(self, deals: int = DEALS, margin: float = MARGIN) -> None:
         self.deals = deals
+        self.margin = margin
 
     def choose(self, view: Sequence[Any], seat: str, rng: random.Random) -> Any:
         state = fold(view)
@@ -102,10 +129,19 @@ class PimcBot:
         belief = UnoBelief(seat, state.variant.name)
         for event in view:
             belief.apply(event)
+        sampler = Sampler(belief, state)
         totals = [0.0] * len(moves)
         for _ in range(self.deals):
-            world = sample_world(belief, state, rng)
+            world = sampler.world(rng)
+            seed = rng.getrandbits(64)
             for i, move in enumerate(moves):
-                totals[i] += _value(playout(world, move, rng), seat)
+                totals[i] += _value(playout(world, move, random.Random(seed)), seat)
+        hand = state.hands.get(seat) or ()
+        plays = [i for i, m in enumerate(moves) if isinstance(m, PlayCard)]
+        top = max(greedy_score(moves[i], hand) for i in plays)
+        greedy = [i for i in plays if greedy_score(moves[i], hand) == top]
+        default = max(totals[i] for i in greedy)
         best = max(totals)
-        return rng.choice([m for m, t in zip(moves, totals, strict=True) if t == best])
+        if best - default >= self.margin * self.deals:
+            return rng.choice([m for m, t in zip(moves, totals, strict=True) if t == best])
+        return rng.choice([moves[i] for i in greedy if totals[i] == default])
