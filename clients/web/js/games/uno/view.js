@@ -89,8 +89,8 @@ export function renderOverlay(el, s, belief, me, opts = {}) {
         `<td class="c" data-holder="${holder}" data-tile="${esc(kind)}" data-p="${v.p}">${pct(v.p)}</td></tr>`).join("") +
       `</tbody></table></div>`;
   };
-  const relaxed = belief.status === "relaxed"
-    ? `<p class="relaxed"><b>Not exact here</b>: ${esc(belief.estimate || "")}</p>` : "";
+  const relaxed = belief.status === "relaxed" || belief.status === "estimate"
+    ? `<p class="relaxed"><b>Not exact here</b>: ${esc(belief.estimate || (belief.details || {}).estimate || "")}</p>` : "";
   const facts = (belief.facts || []).map((f) => `<li>${esc(f)}</li>`).join("");
   el.innerHTML = `<section class="uno-ov" aria-label="hidden cards"><h2>Hidden cards</h2>` +
     `<p class="muted label">Model: <b>${esc(belief.model || "")}</b>. ${me ? `From ${esc(me)}'s seat.` : "As a spectator."}` +
