@@ -1,0 +1,58 @@
+"""One process (issue 15): no belief is computed for an audience nobody watches — a bot's
+seat, the public at a table nobody spectates — yet whoever starts watching gets the belief
+at the head at once. Real server, real WebSockets, real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+
+from clients.python import DominoClient, SeatView
+from server.app import DominoServer
+from server.protocol import BeliefMessage, EventMessage
+from tests.players import check_beliefs
+
+
+async def test_a_bots_seat_and_an_unwatched_public_cost_no_belief(
+    server: DominoServer, url: str
+) -> None:
+    south = await DominoClient.connect(url)
+    try:
+        table_id = await south.create_table(target=100, bots=dict.fromkeys("WNE", "random"))
+        await south.join(table_id, "S")
+        view = SeatView("S")
+        beliefs: list[BeliefMessage] = []
+        async with asyncio.timeout(60):  # the bots play up to South's first turn
+            while not (view.my_turn() and beliefs and beliefs[-1].seq == view.last_seq):
+                message = await south.next_message(60)
+                if isinstance(message, EventMessage):
+                    view.apply(message)
+                elif isinstance(message, BeliefMessage):
+                    beliefs.append(message)
+        head = view.last_seq
+        assert head > 1
+        table = server.registry.tables[table_id]  # type: ignore[union-attr]
+        events = list(table.log)
+        check_beliefs(table_id, events, "S", beliefs)
+        # every belief published went to South: none for the bots' seats or the public
+        assert server.metrics.beliefs == len(beliefs)
+        for audience in ("W", "N", "E", "spectator"):
+            assert table.workers[audience].stale, audience  # folded, never snapshotted
+
+        spectator = await DominoClient.connect(url)
+        try:
+            await spectator.watch(table_id)
+            last = 0
+            async with asyncio.timeout(60):
+                while True:
+                    message = await spectator.next_message(60)
+                    if isinstance(message, EventMessage):
+                        last = message.seq
+                    elif isinstance(message, BeliefMessage):
+                        break
+            assert (last, message.seq) == (head, head)  # the head's, not an older one
+            check_beliefs(table_id, events, "spectator", [message])
+            assert server.metrics.beliefs == len(beliefs) + 1
+        finally:
+            await spectator.close()
+    finally:
+        await south.close()
