@@ -28,7 +28,7 @@ STATE_BUDGET = 32768
 """Most states per layer counting.Programme may have (prod of batch sizes + 1)."""
 BLOCK_BUDGET = 3000
 """Most states in one layer BlockProgramme may reach before the belief is estimated."""
-TRIES, KEEP = 400, 200
+TRIES, KEEP = 200, 200
 """The estimate's proposals at most, and the kept draws it stops at."""
 INTEGER_VARIANTS = frozenset({"uno-2-mini"})
 """Variants counted in Python ints; others in float64 (relative error about 1e-15; the

@@ -264,22 +264,30 @@ class Programme:
         """One assignment drawn exactly from the posterior: each kind's row of columns."""
         if not self.total:
             raise Infeasible("no assignment of the hidden cards fits the history")
-        state = [0] * len(self.shape)
+        if not hasattr(self, "_shifts"):
+            self._shifts = [np.array([self._shift(o) for o in options], dtype=np.int64)
+                            .reshape(len(options), len(self.shape)) for options in self.options]
+            self._weights = [np.array([o.weight for o in options], dtype=self.dtype)
+                             for options in self.options]
+        limit = np.array(self.shape, dtype=np.int64)
+        state = np.zeros(len(self.shape), dtype=np.int64)
         rows = []
         for i, options in enumerate(self.options):
-            after = self.backward[i + 1]
-            weights = []
-            for option in options:
-                nxt = tuple(s + v for s, v in zip(state, self._shift(option), strict=True))
-                ok = all(x < n for x, n in zip(nxt, self.shape, strict=True))
-                weights.append(option.weight * after[nxt] if ok else 0)
-            pick = rng.random() * sum(weights)
-            for option, w in zip(options, weights, strict=True):
+            nxt = self._shifts[i] + state
+            fits = (nxt < limit).all(axis=1)
+            weights = np.zeros(len(options), dtype=self.dtype)
+            if fits.any():
+                inside = nxt[fits]
+                weights[fits] = self.backward[i + 1][tuple(inside.T)] * self._weights[i][fits]
+            pick = rng.random() * float(weights.sum())
+            chosen = max(j for j, w in enumerate(weights) if w)  # (rounding at the end)
+            for j, w in enumerate(weights):
                 if pick < w:
-                    rows.append(option.row)
-                    state = [s + v for s, v in zip(state, self._shift(option), strict=True)]
+                    chosen = j
                     break
                 pick -= w
+            rows.append(options[chosen].row)
+            state = nxt[chosen]
         return rows
 
 
