@@ -697,9 +697,24 @@ def report(figures: dict[str, Any]) -> str:
             "(all threads: decide, commit, fan-out, a belief per audience, sockets)",
             f"server RSS             {figures['server_rss_mb']} MB, "
             f"{figures['server_rss_per_table_kb']} KB per table",
+            *_bus_lines(figures),
             *_stage_lines(figures),
         ]
     )
+
+
+def _bus_lines(figures: dict[str, Any]) -> list[str]:
+    """The deployment's bus and workers: frames sent to or kept off the broker (no other
+    server followed their audience), snapshots skipped (nobody watched the audience)."""
+    cluster = figures.get("server_cluster") or {}
+    lines = []
+    if "bus_published" in cluster:
+        lines.append(f"bus frames to broker   {cluster['bus_published']} published, "
+                     f"{cluster.get('bus_withheld', 0)} withheld (no other server followed)")
+    if "worker_beliefs" in figures:
+        lines.append(f"worker snapshots       {figures['worker_beliefs']} published, "
+                     f"{figures.get('worker_skipped', 0)} skipped (audience not watched)")
+    return lines
 
 
 def _stage_lines(figures: dict[str, Any]) -> list[str]:

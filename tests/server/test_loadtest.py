@@ -12,6 +12,7 @@ from typing import Any
 from clients.python.loadtest import (
     BeliefTracker,
     Figures,
+    _bus_lines,
     paced_report,
     process_cpu_seconds,
     report,
@@ -156,6 +157,8 @@ def test_worker_figures_count_cpu_after_start_up() -> None:
     assert figures["worker_cpu_s"] == 1.5  # (1.5 - 0.9) + (2.0 - 1.1)
     assert figures["worker_folds"] == 160 and figures["worker_rebuilds"] == 3
     assert figures["worker_skipped"] == 7 and figures["worker_beliefs"] == 45
+    lines = _bus_lines({**figures, "server_cluster": {"bus_published": 0, "bus_withheld": 9}})
+    assert "0 published, 9 withheld" in lines[0] and "45 published, 7 skipped" in lines[1]
 
 
 async def test_belief_lag_is_reported_by_stage(url: str) -> None:
