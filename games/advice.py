@@ -34,7 +34,8 @@ class Advisor(Protocol):
     """One game's advisor. Must pickle (it is sent to a worker process with the job)."""
 
     seconds: float
-    """Its wall-clock budget at a live table (the server answers `busy` past a timeout)."""
+    """Its wall-clock budget at a live table (the server answers `busy` past a timeout); an
+    optional `replay_seconds` is its budget for a replay's answers."""
 
     def check(self, state: Any, seat: Seat) -> None:
         """Raise AdviceRefused unless `seat` has a choice to be advised on in `state` (the

@@ -56,6 +56,9 @@ class Texas42Advisor:
     """Live tables: the oracle solves every trump per completion (about 1-4 s of CPU), so it
     needs more than dominoes' 0.8 s to say anything; its answer names its N and why it
     stopped. A completion the budget cannot finish is left out (the first is always solved)."""
+    replay_seconds = 2.0
+    """Replays: a hand's verdicts (a bid, the trump, seven plays) are computed one after
+    another, one at a time per server, so each gets less."""
 
     def check(self, state: State, seat: str) -> None:
         if state is None or state.phase not in ("bidding", "trump", "playing"):

@@ -98,6 +98,7 @@ class ReplayAdvisor:
                 try:
                     payload = await strategy_processes.game_advice(
                         advisor, seen, seat, _seed(match_id, seq),
+                        getattr(advisor, "replay_seconds", advisor.seconds),
                         pool=strategy_processes.BOTS, owners=("replays",), wait=10.0)
                 except strategy_processes.PoolBusy as busy:
                     raise ReplayError(503, "the advisor is busy: retry in a moment") from busy
