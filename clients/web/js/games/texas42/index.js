@@ -9,9 +9,10 @@ import { attachHover } from "./overlay.js";
 import { renderReplayStep } from "./replay.js";
 import { SEATS, SEAT_NAMES } from "./rules.js";
 
+// texas-42's options (the dealer must bid, nello) come from list_variants as checkboxes; the
+// old name texas-42-dealer-bids is kept by the server for old logs, not offered here.
 const VARIANTS = [
-  { name: "texas-42", label: "Texas 42 (all pass: redeal)", seats: SEATS, seatsNote: "two teams: North-South, East-West" },
-  { name: "texas-42-dealer-bids", label: "Texas 42 (the dealer must bid)", seats: SEATS, seatsNote: "two teams: North-South, East-West" },
+  { name: "texas-42", label: "Texas 42", seats: SEATS, seatsNote: "two teams: North-South, East-West" },
 ];
 
 export default {
