@@ -392,20 +392,20 @@ class Solver:
         h0, h1, h2, h3 = hands[leader], hands[s1], hands[s2], hands[s3]
         ns_leads = leader % 2 == 0
         best0 = -1 if ns_leads else 43
-        for a in bits(h0):
+        for a in _bits(h0):
             suit = lead_suit[a]
             power = t.power[suit]
             f = follow[suit]
             m1, m2, m3 = h1 & f or h1, h2 & f or h2, h3 & f or h3
             r0 = h0 ^ (1 << a)
             best1 = 43 if ns_leads else -1
-            for b in bits(m1):
+            for b in _bits(m1):
                 r1 = h1 ^ (1 << b)
                 best2 = -1 if ns_leads else 43
-                for c in bits(m2):
+                for c in _bits(m2):
                     r2 = h2 ^ (1 << c)
                     best3 = 43 if ns_leads else -1
-                    for d in bits(m3):
+                    for d in _bits(m3):
                         r3 = h3 ^ (1 << d)
                         # the first trick
                         win, top, last = leader, power[a], r0
@@ -500,6 +500,18 @@ class Solver:
             else:
                 kept_points = -1
         return moves
+
+
+_BITS: dict[int, list[int]] = {}
+
+
+def _bits(mask: int) -> list[int]:
+    """bits(), kept per mask: the two-trick loop asks only for masks of one or two dominoes
+    (at most 406 of them)."""
+    found = _BITS.get(mask)
+    if found is None:
+        found = _BITS[mask] = bits(mask)
+    return found
 
 
 def _without(hands: tuple[int, int, int, int], seat: int, tile: int
