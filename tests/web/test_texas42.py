@@ -190,3 +190,40 @@ def test_a_person_asks_the_oracle_at_a_bid_and_for_a_play_then_sees_it_in_the_re
     assert page.locator("#advisor td.cell.played").count() == 1
     screenshot(page, "texas42-replay-oracle")
     assert errors == [], json.dumps(errors)
+
+
+def test_a_person_bids_two_marks_and_plays_nello_with_the_partner_out(
+    context: Any, web_server: WebServer
+) -> None:
+    """The lobby's `nello` option (declared by texas-42) on: after South's 84 the trump choice
+    offers Nello; North's turn is skipped (three dominoes a trick); the contract is shown; the
+    stored match has the option and North plays nothing."""
+    page = context.new_page()
+    errors = watch_errors(page)
+    table_id = create_table_in_lobby(
+        page, web_server, "cy", advice=False, variant="texas-42", target="1",
+        seats=dict.fromkeys("WNE", "bot:greedy"),
+        prepare=lambda p: p.check("#create input[data-option='nello']"))
+    page.wait_for_selector("#board [data-bid='84']:not([disabled])", timeout=30_000)
+    page.click("#board [data-bid='84']")
+    page.wait_for_selector("#board button[data-trump='nello']", timeout=30_000)
+    page.click("#board button[data-trump='nello']")
+    page.wait_for_function("window.__app.state.nello === true", timeout=30_000)
+    assert "nello" in page.text_content("#board")
+    for _ in range(40):
+        page.wait_for_function("window.__app.state.phase !== 'playing' || "
+                               "document.querySelector('#board .tile-btn.legal')",
+                               timeout=30_000)
+        if app(page, "a.state.phase !== 'playing'"):
+            break
+        before = app(page, "a.state.lastSeq")
+        page.click("#board .tile-btn.legal >> nth=0")
+        page.wait_for_function(f"window.__app.state.lastSeq > {before}", timeout=10_000)
+    page.wait_for_function("window.__app.state.phase === 'finished'", timeout=30_000)
+    events = stored(web_server, table_id)
+    TEXAS42.check_log(events)
+    assert events[0].nello is True
+    plays = [e for e in events if e.type == "played"]
+    assert plays and all(e.seat != "N" for e in plays)
+    assert any(e.type == "hand_ended" and e.trump == "nello" for e in events)
+    assert errors == [], json.dumps(errors)
