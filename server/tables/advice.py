@@ -73,7 +73,8 @@ def reply_of(game: Game, message: Advise, table_id: str, seat: str, seq: int,
 
 def dump(reply: AdviceMessage) -> str:
     """The frame as JSON; dominoes' has no `advice` field (its shape is unchanged)."""
-    return reply.model_dump_json(exclude={"advice"} if reply.advice is None else None)
+    advice = getattr(reply, "advice", None)
+    return reply.model_dump_json(exclude={"advice"} if advice is None else None)
 
 
 class AdviceDesk:
