@@ -16,10 +16,11 @@ from collections import defaultdict
 
 from clients.cli import CommandError
 from clients.table_options import add_table_options, seats_and_options
-from games.clue.belief import ClueBelief
+from games.clue.belief import TERM_BUDGET, ClueBelief
 from games.clue.game import CLUE
 from games.interface import SPECTATOR
 from games.play import play_match
+from inference.counting import count_key, solve_key, splits
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -34,12 +35,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     add_table_options(parser)  # --players N: clue at 3-6
+    parser.add_argument("--budgets", metavar="N,N,...",
+                        help="instead: the spectator's updates under each DP-solve budget, "
+                             "on the same matches, budgets alternated per match and the DP "
+                             "caches emptied before each pass (side by side, one run)")
     args = parser.parse_args(argv)
     try:
         seats, options = seats_and_options(args, CLUE, args.variant)
     except CommandError as error:
         parser.error(str(error))
     bot = CLUE.bots()[args.bot]
+    if args.budgets:
+        return compare_budgets(args, seats, options,
+                               [int(b) for b in args.budgets.split(",") if b.strip()])
     rows: dict[int, list[float]] = defaultdict(list)
     estimates: dict[int, int] = defaultdict(int)
     terms: dict[int, int] = defaultdict(int)
@@ -72,6 +80,39 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'all':>18} {len(every):>8} {1000 * _pct(every, .5):>8.2f} "
           f"{1000 * _pct(every, .99):>8.1f} {1000 * max(every):>8.1f} "
           f"{sum(estimates.values()):>10}")
+    return 0
+
+
+def compare_budgets(args: argparse.Namespace, seats: tuple[str, ...], options: dict,
+                    budgets: list[int]) -> int:
+    """The spectator's update times and estimates under each budget (the server runs the
+    belief's default, games.clue.belief.TERM_BUDGET)."""
+    bot = CLUE.bots()[args.bot]
+    times: dict[int, list[float]] = {b: [] for b in budgets}
+    estimates = dict.fromkeys(budgets, 0)
+    for m in range(args.matches):
+        events = play_match(CLUE, args.variant, dict.fromkeys(seats, bot),
+                            random.Random(f"bench:{args.seed}:{m}"), options)
+        for budget in budgets if m % 2 == 0 else budgets[::-1]:
+            for cache in (count_key, solve_key, splits):
+                cache.cache_clear()
+            belief = ClueBelief(SPECTATOR, budget)
+            for event in events:
+                started = time.thread_time()
+                belief.apply(CLUE.view(event, SPECTATOR))
+                snapshot = belief.snapshot_dict()
+                times[budget].append(time.thread_time() - started)
+                estimates[budget] += snapshot.get("status") == "estimate"
+    print(f"clue spectator per update by DP-solve budget: {args.variant} ({len(seats)} "
+          f"players), {args.matches} matches of {args.bot} bots, CPU ms (the server's "
+          f"budget: {TERM_BUDGET})")
+    print(f"{'budget':>7} {'updates':>8} {'p50':>8} {'p90':>8} {'p99':>8} {'max':>8} "
+          f"{'total s':>8} {'estimates':>10}")
+    for budget in budgets:
+        ts = times[budget]
+        print(f"{budget:>7} {len(ts):>8} {1000 * _pct(ts, .5):>8.1f} {1000 * _pct(ts, .9):>8.0f} "
+              f"{1000 * _pct(ts, .99):>8.0f} {1000 * max(ts):>8.0f} {sum(ts):>8.1f} "
+              f"{estimates[budget]:>10}")
     return 0
 
 
