@@ -2,10 +2,12 @@
 publishes the belief after every event, tagged with the seq it reflects.
 
 Workers never see the referee's log: they subscribe to their audience's events on the bus,
-exactly what a connection of that seat receives. One task runs every worker that has
-pending events, a few milliseconds at a time, so the event loop never stalls on inference.
-A worker that is behind folds every pending event and computes one belief, for the latest
-seq (coalescing): a belief is never older than one already pushed.
+exactly what a connection of that seat receives. One task hands the workers that have pending
+events, a batch at a time, to one inference thread, and publishes their beliefs back on the
+loop: a costly update (a six-player Clue spectator's count can take seconds) slows the
+beliefs, never the loop, which keeps acking moves and serving other tables. A worker that is
+behind folds every pending event and computes one belief, for the latest seq (coalescing): a
+belief is never older than one already pushed. Only the inference thread touches a belief.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.interface import BeliefModel
@@ -32,8 +36,19 @@ class BelievedTable(Protocol):
     def attach(self, audience: str, on_event: Handler) -> tuple[int, Unsubscribe]: ...
 
 
-SLICE_SECONDS = 0.004
-"""How long the inference task runs workers before it yields to the loop."""
+BATCH = 16
+"""Most workers handed to the inference thread at once (their beliefs are published together)."""
+
+
+@dataclass
+class Job:
+    """One worker's turn: what it folds, whether anyone wants the snapshot, and the outcome."""
+
+    events: list[Any]
+    wanted: bool
+    started: float
+    snapshot: dict[str, Any] | None = None
+    error: Exception | None = None
 
 
 class BeliefWorker:
@@ -67,42 +82,56 @@ class BeliefWorker:
         if self.stale and not self.broken:
             self.inference.mark(self)
 
-    def step(self) -> None:
-        """Fold what is pending and publish one belief for the latest seq.
+    def take(self) -> Job | None:
+        """On the loop: the pending events and whether a snapshot is wanted (None: no work).
 
         With nobody subscribed (a bot's seat, a table without spectators) the events are
         folded but the snapshot is skipped until someone attaches (`refresh`).
         """
         events, self.pending = self.pending, []
         if (not events and not self.stale) or self.broken:
-            return
+            return None
         started = time.monotonic()
         if events:
             self.inference.queued.add((started - self.first_stamp) * 1000.0)
+        wanted = self.inference.bus.has_subscribers(self.table_id, self.observer, "belief")
+        return Job(events, wanted, started)
+
+    def compute(self, job: Job) -> None:
+        """In the inference thread: fold the events, snapshot if wanted (no I/O, no bus)."""
         try:
-            for event in events:
+            for event in job.events:
                 self.belief.apply(event)
-            if not self.inference.bus.has_subscribers(self.table_id, self.observer, "belief"):
-                self.stale = True
-                if events and events[-1].type == "match_ended":
-                    self.stop()
-                return
-            self.stale = False
-            snapshot = self.belief.snapshot_dict()
-        except Exception as error:  # an inconsistent view is a bug: say so, stop this worker
+            if job.wanted:
+                job.snapshot = self.belief.snapshot_dict()
+        except Exception as error:  # an inconsistent view is a bug: finish() says so
+            job.error = error
+
+    def finish(self, job: Job) -> None:
+        """On the loop: publish the belief (or mark it stale, or stop a broken worker)."""
+        ended = bool(job.events) and job.events[-1].type == "match_ended"
+        if job.error is not None:
             self.broken = True
-            log("inference_failed", table=self.table_id, observer=self.observer, error=error)
+            log("inference_failed", table=self.table_id, observer=self.observer,
+                error=job.error)
             return
+        if job.snapshot is None:
+            self.stale = True
+            if ended:
+                self.stop()
+            return
+        self.stale = False
+        snapshot = job.snapshot
         frame = belief_frame(self.table_id, snapshot)
         self.inference.bus.publish(
             Envelope(self.table_id, self.observer, "belief", snapshot["seq"], frame), retain=True
         )
         self.inference.metrics.beliefs += 1
-        if events:
+        if job.events:
             done = time.monotonic()
             self.inference.metrics.inference_lag.add((done - self.first_stamp) * 1000.0)
-            self.inference.fold_and_publish.add((done - started) * 1000.0)
-        if events and events[-1].type == "match_ended":
+            self.inference.fold_and_publish.add((done - job.started) * 1000.0)
+        if ended:
             self.stop()
 
     def stop(self) -> None:
@@ -113,7 +142,7 @@ class BeliefWorker:
 
 
 class InProcessInference:
-    """Runs dirty workers round-robin in time slices on the event loop (in-process workers)."""
+    """Runs dirty workers round-robin, in batches, on one inference thread (in-process)."""
 
     def __init__(self, bus: Bus, metrics: Metrics) -> None:
         self.bus = bus
@@ -122,10 +151,12 @@ class InProcessInference:
         self._queued: set[int] = set()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="inference")
+        """The one thread that folds and snapshots beliefs (a bounded pool: one)."""
         self.queued = Window()
         """Per belief: the first pending event committed -> its worker's turn on the loop."""
         self.fold_and_publish = Window()
-        """Per belief: folding the pending events, the snapshot, the frame, the fan-out."""
+        """Per belief: its turn taken -> folded, snapshotted, framed and fanned out."""
 
     def stages(self) -> dict[str, dict[str, float]]:
         """Belief lag by stage, for /healthz (what a slow stage is called)."""
@@ -140,6 +171,7 @@ class InProcessInference:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
+        self._thread.shutdown(wait=False, cancel_futures=True)
 
     def attach_table(self, table: BelievedTable) -> dict[str, BeliefWorker]:
         """One worker per audience, each fed by its audience's events on the bus."""
@@ -158,22 +190,30 @@ class InProcessInference:
             self._dirty.append(worker)
             self._wake.set()
 
-    def drain(self) -> None:
-        """Run every dirty worker now (tests; the inference task does this in slices)."""
-        while self._dirty:
-            self._step_one()
+    def _batch(self) -> list[tuple[BeliefWorker, Job]]:
+        batch = []
+        while self._dirty and len(batch) < BATCH:
+            worker = self._dirty.popleft()
+            self._queued.discard(id(worker))
+            job = worker.take()
+            if job is not None:
+                batch.append((worker, job))
+        return batch
 
-    def _step_one(self) -> None:
-        worker = self._dirty.popleft()
-        self._queued.discard(id(worker))
-        worker.step()
+    @staticmethod
+    def _compute(batch: list[tuple[BeliefWorker, Job]]) -> None:
+        for worker, job in batch:
+            worker.compute(job)
 
     async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             await self._wake.wait()
             self._wake.clear()
             while self._dirty:
-                deadline = time.monotonic() + SLICE_SECONDS
-                while self._dirty and time.monotonic() < deadline:
-                    self._step_one()
+                batch = self._batch()
+                if batch:
+                    await loop.run_in_executor(self._thread, self._compute, batch)
+                    for worker, job in batch:
+                        worker.finish(job)
                 await asyncio.sleep(0)
