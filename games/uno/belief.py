@@ -26,10 +26,12 @@ from games.uno.ledger import Ledger
 MODEL = "uniform: every deal and draw consistent with the public moves is equally likely"
 STATE_BUDGET = 32768
 """Most states per layer counting.Programme may have (prod of batch sizes + 1)."""
-BLOCK_BUDGET = 3000
+BLOCK_BUDGET = 1000
 """Most states in one layer BlockProgramme may reach before the belief is estimated."""
 TRIES, KEEP = 200, 200
 """The estimate's proposals at most, and the kept draws it stops at."""
+PROPOSAL_BUDGET = 300
+"""Block states the estimate's relaxed proposal may have."""
 INTEGER_VARIANTS = frozenset({"uno-2-mini"})
 """Variants counted in Python ints; others in float64 (relative error about 1e-15; the
 tests compare the two on the reduced deck and on uno-2 positions)."""
@@ -112,7 +114,8 @@ class UnoBelief:
         (`proposal_budget`: the relaxed count's size, STATE_BUDGET unless a test asks)."""
         rng = random.Random(f"{self.seed}:{self.observer}:{self.seq}")
         budget = self.budget if proposal_budget is None else proposal_budget
-        draws = draw(self.ledger, budget, rng, tries, keep)
+        draws = draw(self.ledger, budget, rng, tries, keep,
+                     block_budget=PROPOSAL_BUDGET if proposal_budget is None else None)
         summary = summarise(draws, [*self.ledger.unknown, DECK], self.ledger.position().kinds)
         return {**summary, "status": "estimate", "samples": len(draws.kept),
                 "estimate": f"estimate: {len(draws.kept)} exact draws of the posterior kept of "

@@ -244,10 +244,26 @@ class BlockProgramme:
     def sample(self, rng: random.Random) -> tuple[dict[str, Counter[str]], Counter[str]]:
         """One assignment drawn exactly from the posterior: each unknown hand's kinds now,
         and the deck's."""
-        if not self.slots:
-            raise Infeasible("no assignment of the hidden cards fits the history")
+        rows = self.sample_rows(rng)
         hands: dict[str, Counter[str]] = {o: Counter() for o in self.owners}
         deck: Counter[str] = Counter()
+        deck_column = len(self.position.columns) - 1
+        for kind, row in rows.items():
+            for owner in self.owners:
+                hands[owner][kind] = _run(self.position.timelines[owner], kind, row) or 0
+            deck[kind] = row[deck_column]
+        return {o: +h for o, h in hands.items()}, +deck
+
+    def sample_rows(self, rng: random.Random) -> dict[str, list[int]]:
+        """kind -> copies per column (the deck last), drawn exactly: each kind's option by
+        the backward weights, then which free slots of each block it takes, uniformly (the
+        count weighs every choice of free slots alike)."""
+        if not self.slots:
+            raise Infeasible("no assignment of the hidden cards fits the history")
+        columns = self.position.columns
+        free = {c: columns[c].size for c in self.hand}
+        deck_column = len(columns) - 1
+        rows: dict[str, list[int]] = {}
         state = next(iter(self.forward[0]))
         for i, kind in enumerate(self.kinds):
             picks = []
@@ -265,30 +281,25 @@ class BlockProgramme:
                     break
                 pick -= entry[0]
             _, option, state = chosen
-            for o, n in zip(self.owners, option.held, strict=True):
-                hands[o][kind] += n
-            deck[kind] += option.deck
-        return {o: +h for o, h in hands.items()}, +deck
+            row = [0] * len(columns)
+            layer = self.layers[i]
+            for b, x in option.takes:
+                slots = [c for c in self.hand if layer.of[c] == b for _ in range(free[c])]
+                for c in rng.sample(slots, x):
+                    row[c] += 1
+                    free[c] -= 1
+            row[deck_column] = option.deck
+            rows[kind] = row
+        return rows
 
 
 def _order(prog: BlockProgramme, present: list[str], order: str) -> list[str]:
-    last = prog.last
-    by_last = sorted(present, key=lambda k: last.get(k, (-1, -1)), reverse=True)
+    """The walk's order of kinds: latest last check first ("last"), or the kinds some hand
+    played first, each group by latest last check ("played-first")."""
+    by_last = sorted(present, key=lambda k: prog.last.get(k, (-1, -1)), reverse=True)
     if order == "last":
         return by_last
-    if order == "free-first":
-        return [k for k in by_last if k not in prog.played] + \
-            [k for k in by_last if k in prog.played]
     if order == "played-first":
         return [k for k in by_last if k in prog.played] + \
             [k for k in by_last if k not in prog.played]
-    if order == "blocks":
-        out: list[str] = []
-        rest = list(by_last)
-        while rest:
-            best = min(rest, key=lambda k: (len(prog._layer([r for r in rest if r != k]).blocks),
-                                            rest.index(k)))
-            out.append(best)
-            rest.remove(best)
-        return out
-    raise ValueError(order)
+    raise ValueError(f"no order {order!r}")

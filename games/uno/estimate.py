@@ -1,8 +1,9 @@
 """Over budget: an estimate from exact samples of the posterior, with its 95% error.
 
 The proposal is the relaxed position (the oldest "nothing to play" checks dropped, merging
-the batches they separated, until counting.Programme fits), sampled exactly: each kind's
-copies per merged batch by Programme.sample_rows, then each merged batch's labelled cards
+the batches they separated, until blocks.BlockProgramme fits PROPOSAL_BUDGET states, or
+else counting.Programme its budget), sampled exactly: each kind's copies per merged batch
+by the programme's sample_rows, then each merged batch's labelled cards
 split uniformly at random into the batches it merged (the relaxed model does not tell them
 apart, so that split is uniform under it). A sample is kept when every check of the real
 history holds on it; kept samples are then exact draws from the real posterior (rejection
@@ -18,6 +19,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
+from games.uno.blocks import BlockProgramme, OverBudget
 from games.uno.counting import DECK, Position, Programme, _run, state_bound
 from games.uno.ledger import Ledger
 
@@ -29,6 +31,25 @@ class Draws:
     kept: list[tuple[dict[str, Counter[str]], Counter[str]]]
     drawn: int
     relaxed_until: int
+
+
+def relaxed_blocks(ledger: Ledger, budget: int) -> tuple[Position, int, BlockProgramme] | None:
+    """The least relaxed position (oldest checks dropped first) whose block count fits
+    `budget` states, found by bisection over how many draws are relaxed; None if even the
+    most relaxed one does not fit."""
+    draws = sorted({s.seq for steps in ledger.timelines.values() for s in steps
+                    if s.what == "draw" and s.seq})
+    found = None
+    low, high = 0, len(draws) - 1
+    while low <= high:
+        mid = (low + high) // 2
+        position = ledger.position(relax_until=draws[mid])
+        try:
+            found = (position, draws[mid], BlockProgramme(position, budget=budget))
+            high = mid - 1
+        except OverBudget:
+            low = mid + 1
+    return found
 
 
 def relaxed(ledger: Ledger, budget: int) -> tuple[Position, int]:
@@ -45,12 +66,16 @@ def relaxed(ledger: Ledger, budget: int) -> tuple[Position, int]:
     return position, until
 
 
-def proposal_sample(full: Position, loose: Position, programme: Programme,
+def proposal_sample(full: Position, loose: Position, programme: Programme | BlockProgramme,
                     sizes: list[int], rng: random.Random
                     ) -> tuple[dict[str, Counter[str]], Counter[str]] | None:
     """One exact draw of the relaxed posterior, refined to the real batches; None when a
     check of the real history fails on it."""
-    rows = programme.sample_rows(rng)
+    if isinstance(programme, BlockProgramme):
+        by_kind = programme.sample_rows(rng)
+        rows = [by_kind.get(k, [0] * len(loose.columns)) for k in loose.kinds]
+    else:
+        rows = programme.sample_rows(rng)
     full_rows = {k: [0] * len(full.columns) for k in full.kinds}
     for c in range(len(loose.columns)):
         cards = [k for k, row in zip(loose.kinds, rows, strict=True) for _ in range(row[c])]
@@ -80,11 +105,18 @@ def proposal_sample(full: Position, loose: Position, programme: Programme,
 
 
 def draw(ledger: Ledger, budget: int, rng: random.Random, tries: int,
-         keep: int | None = None) -> Draws:
-    """Up to `tries` proposals (stopping at `keep` kept), the kept ones exact posterior draws."""
+         keep: int | None = None, block_budget: int | None = None) -> Draws:
+    """Up to `tries` proposals (stopping at `keep` kept), the kept ones exact posterior draws.
+    The proposal: the block count of the least relaxed position within `block_budget`
+    states when given and found, else the per-batch programme within `budget`."""
     full = ledger.position()
-    loose, until = relaxed(ledger, budget)
-    programme = Programme(loose, exact=False)
+    programme: Programme | BlockProgramme
+    found = relaxed_blocks(ledger, block_budget) if block_budget else None
+    if found is not None:
+        loose, until, programme = found
+    else:
+        loose, until = relaxed(ledger, budget)
+        programme = Programme(loose, exact=False)
     sizes = [b.size for b in ledger.batches]
     kept = []
     drawn = 0

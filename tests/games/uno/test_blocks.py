@@ -96,8 +96,8 @@ def test_uno_2_positions_the_old_budget_relaxed_are_exact_now() -> None:
 def test_the_estimate_is_within_its_bars_of_the_exact_values(seed: int, observer: str,
                                                             at: int) -> None:
     """On positions the exact count still reaches, the estimate (forced, from a proposal
-    relaxed to a quarter of its batch states) is within its 95% bars of the exact values for at least 90%
-    of the probabilities, and within three bars for all."""
+    relaxed to a quarter of its batch states) is within its 95% bars of the exact values
+    for at least 90% of the probabilities, and within three bars for all."""
     variant = "uno-2" if seed == 0 else "uno-2-mini"
     bots = ("greedy", "random") if variant == "uno-2" else ("random", "random")
     events = match(seed, variant, bots)
@@ -120,3 +120,26 @@ def test_the_estimate_is_within_its_bars_of_the_exact_values(seed: int, observer
             inside += abs(p - q) <= bar
             assert abs(p - q) <= 3 * bar, (holder, item, p, q, bar)
     assert inside >= 0.9 * total
+
+
+def test_block_rows_pass_every_check_of_the_history() -> None:
+    """The block sampler's rows (which free slots of a block each kind takes, uniformly)
+    fit the real history: used as the estimate's proposal on the unrelaxed position, every
+    draw is kept."""
+    import random as _random
+
+    from games.uno.estimate import proposal_sample
+
+    events = match(0, "uno-2", ("greedy", "random"))
+    belief = UnoBelief("S", "uno-2")
+    for event in events[:61]:
+        belief.apply(UNO.view(event, "S"))
+    full = belief.ledger.position()
+    programme = BlockProgramme(full)
+    sizes = [b.size for b in belief.ledger.batches]
+    rng = _random.Random(1)
+    kept = [proposal_sample(full, full, programme, sizes, rng) for _ in range(30)]
+    assert all(k is not None for k in kept)
+    for hands, deck in kept:  # type: ignore[misc]
+        assert sum(hands["N"].values()) == belief.ledger.state.counts["N"]
+        assert sum(deck.values()) == belief.ledger.state.deck_count
