@@ -215,6 +215,9 @@ class Event(Protocol):
 class BeliefModel(Protocol):
     """One observer's exact belief, rebuilt event by event from what it may see."""
 
+    costly: bool
+    """An update may take long (seconds): the server computes it off the event loop."""
+
     def apply(self, event: Any) -> None:
         """Fold one event of the observer's own view."""
 

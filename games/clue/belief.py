@@ -105,6 +105,9 @@ def solve(knowledge: Knowledge, budget: int = TERM_BUDGET, rng: random.Random | 
 class ClueBelief:
     """One observer's belief, folded from its own view, solved on demand (cached per seq)."""
 
+    costly = True
+    """An update can take seconds (the count grows with the players): off the event loop."""
+
     def __init__(self, observer: str, budget: int = TERM_BUDGET) -> None:
         self.knowledge = Knowledge(observer)
         self.budget = budget

@@ -55,7 +55,11 @@ class Uno:
         return Reshuffle(secret) if state.needs_reshuffle() else None
 
     def to_act(self, state: UnoState) -> tuple[Seat, ...]:
+        """Nobody once a hand is empty: the match is won, though `match_ended` is the next
+        event of the same commit (a client folding event by event must not move between)."""
         if state.over or not state.dealt or state.needs_reshuffle() or state.turn is None:
+            return ()
+        if any(n == 0 for n in state.counts.values()):
             return ()
         return (state.turn,)
 

@@ -2,12 +2,15 @@
 publishes the belief after every event, tagged with the seq it reflects.
 
 Workers never see the referee's log: they subscribe to their audience's events on the bus,
-exactly what a connection of that seat receives. One task hands the workers that have pending
-events, a batch at a time, to one inference thread, and publishes their beliefs back on the
-loop: a costly update (a six-player Clue spectator's count can take seconds) slows the
-beliefs, never the loop, which keeps acking moves and serving other tables. A worker that is
-behind folds every pending event and computes one belief, for the latest seq (coalescing): a
-belief is never older than one already pushed. Only the inference thread touches a belief.
+exactly what a connection of that seat receives. One task runs every worker that has
+pending events, a few milliseconds at a time on the loop (cheap updates: a dominoes belief
+takes well under a millisecond). A worker whose belief says it is `costly` (a six-player
+Clue spectator's count can take seconds), or whose last update took longer than
+COSTLY_SECONDS, runs on the one inference thread instead, and its belief is published back
+on the loop: a costly update slows its own beliefs, never the loop, which keeps acking moves
+and serving other tables. A worker that is behind folds every pending event and computes one
+belief, for the latest seq (coalescing): a belief is never older than one already pushed. A
+worker is never run twice at once.
 """
 
 from __future__ import annotations
@@ -36,8 +39,10 @@ class BelievedTable(Protocol):
     def attach(self, audience: str, on_event: Handler) -> tuple[int, Unsubscribe]: ...
 
 
-BATCH = 16
-"""Most workers handed to the inference thread at once (their beliefs are published together)."""
+SLICE_SECONDS = 0.004
+"""How long the inference task runs cheap workers on the loop before it yields."""
+COSTLY_SECONDS = 0.02
+"""A worker whose last update took longer runs its next ones on the inference thread."""
 
 
 @dataclass
@@ -68,6 +73,11 @@ class BeliefWorker:
         self.stale = False
         """Events folded but no belief published (nobody was listening)."""
         self.unsubscribe: Unsubscribe | None = None
+        self.costly = belief.costly
+        """Its game says so, or its last update took over COSTLY_SECONDS: its turns run on
+        the inference thread."""
+        self.running = False
+        """A turn of it is on the inference thread now (it is not taken again until done)."""
 
     def on_event(self, envelope: Envelope) -> None:
         if self.broken or self.done or envelope.event is None:
@@ -98,7 +108,9 @@ class BeliefWorker:
         return Job(events, wanted, started)
 
     def compute(self, job: Job) -> None:
-        """In the inference thread: fold the events, snapshot if wanted (no I/O, no bus)."""
+        """Fold the events, snapshot if wanted (no I/O, no bus: safe on the inference thread);
+        how long it took decides where the next turn runs."""
+        began = time.thread_time()
         try:
             for event in job.events:
                 self.belief.apply(event)
@@ -106,6 +118,7 @@ class BeliefWorker:
                 job.snapshot = self.belief.snapshot_dict()
         except Exception as error:  # an inconsistent view is a bug: finish() says so
             job.error = error
+        self.costly = self.belief.costly or time.thread_time() - began > COSTLY_SECONDS
 
     def finish(self, job: Job) -> None:
         """On the loop: publish the belief (or mark it stale, or stop a broken worker)."""
@@ -142,7 +155,8 @@ class BeliefWorker:
 
 
 class InProcessInference:
-    """Runs dirty workers round-robin, in batches, on one inference thread (in-process)."""
+    """Runs dirty workers round-robin: cheap ones in time slices on the loop, costly ones on
+    one inference thread (in-process inference)."""
 
     def __init__(self, bus: Bus, metrics: Metrics) -> None:
         self.bus = bus
@@ -152,7 +166,9 @@ class InProcessInference:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="inference")
-        """The one thread that folds and snapshots beliefs (a bounded pool: one)."""
+        """The one thread for costly workers' turns (a bounded pool: one)."""
+        self._offloaded: deque[tuple[BeliefWorker, Job]] = deque()
+        self._offloading: asyncio.Task[None] | None = None
         self.queued = Window()
         """Per belief: the first pending event committed -> its worker's turn on the loop."""
         self.fold_and_publish = Window()
@@ -168,9 +184,10 @@ class InProcessInference:
         self._task = asyncio.create_task(self._run(), name="in-process-inference")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        tasks = [t for t in (self._task, self._offloading) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         self._thread.shutdown(wait=False, cancel_futures=True)
 
     def attach_table(self, table: BelievedTable) -> dict[str, BeliefWorker]:
@@ -190,30 +207,43 @@ class InProcessInference:
             self._dirty.append(worker)
             self._wake.set()
 
-    def _batch(self) -> list[tuple[BeliefWorker, Job]]:
-        batch = []
-        while self._dirty and len(batch) < BATCH:
-            worker = self._dirty.popleft()
-            self._queued.discard(id(worker))
-            job = worker.take()
-            if job is not None:
-                batch.append((worker, job))
-        return batch
+    def _step_one(self) -> None:
+        worker = self._dirty.popleft()
+        self._queued.discard(id(worker))
+        if worker.running:
+            return  # its turn on the thread ends by marking it again if events came meanwhile
+        job = worker.take()
+        if job is None:
+            return
+        if worker.costly:
+            self._offloaded.append((worker, job))
+            worker.running = True
+            return
+        worker.compute(job)
+        worker.finish(job)
 
-    @staticmethod
-    def _compute(batch: list[tuple[BeliefWorker, Job]]) -> None:
-        for worker, job in batch:
-            worker.compute(job)
+    async def _offload(self) -> None:
+        """Run the costly workers' turns on the inference thread, one after another."""
+        loop = asyncio.get_running_loop()
+        while self._offloaded:
+            worker, job = self._offloaded.popleft()
+            try:
+                await loop.run_in_executor(self._thread, worker.compute, job)
+            finally:
+                worker.running = False
+            worker.finish(job)
+            if worker.pending or worker.stale:
+                self.mark(worker)
 
     async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
         while True:
             await self._wake.wait()
             self._wake.clear()
             while self._dirty:
-                batch = self._batch()
-                if batch:
-                    await loop.run_in_executor(self._thread, self._compute, batch)
-                    for worker, job in batch:
-                        worker.finish(job)
+                deadline = time.monotonic() + SLICE_SECONDS
+                while self._dirty and time.monotonic() < deadline:
+                    self._step_one()
+                if self._offloaded and (self._offloading is None or self._offloading.done()):
+                    self._offloading = asyncio.create_task(self._offload(),
+                                                           name="inference-thread")
                 await asyncio.sleep(0)

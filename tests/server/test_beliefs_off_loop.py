@@ -1,7 +1,8 @@
-"""A belief computes off the event loop: while one update takes long, the server goes on serving.
+"""A costly belief computes off the event loop: while one update takes long, the server serves.
 
-The toy game's belief is wrapped in one whose snapshot waits on a gate the test holds closed
-(as a six-player Clue spectator's count can take seconds). If beliefs were computed on the
+The toy game's spectator belief is wrapped in one that says it is costly (as Clue's and
+Uno's do: a six-player Clue spectator's count can take seconds) and whose snapshot waits on a
+gate the test holds closed. If beliefs were computed on the
 event loop, the loop would be stuck inside the snapshot and the server could not answer the
 request sent meanwhile (the test would time out). Real server, real sockets.
 """
@@ -38,6 +39,8 @@ class Gate:
 
 class GatedBelief:
     """The toy's spectator belief, whose snapshots first wait until the test opens the gate."""
+
+    costly = True
 
     def __init__(self, inner: Any, gate: Gate) -> None:
         self.inner = inner

@@ -200,6 +200,9 @@ def view(event: Any, audience: Audience) -> Any:
 class ToyBelief:
     """Exact: the unseen cards among the other hands and the face-down card, uniformly."""
 
+    costly = False
+    """Seven cards: instant."""
+
     def __init__(self, observer: str) -> None:
         self.observer = observer
         self.state: ToyState | None = None
