@@ -26,8 +26,8 @@ from games.uno.rules import decide, legal_moves
 from games.uno.state import UnoState, evolve
 from games.uno.variants import other
 
-DEALS = 16
-MARGIN = 0.125
+DEALS = 32
+MARGIN = 0.1
 """Leave greedy's choice only for a move ahead by this share of the deals (2 of 16)."""
 PLAYOUT_MOVES = 200
 SAMPLE_TRIES = 30
