@@ -28,7 +28,7 @@ from games.uno.variants import other
 
 DEALS = 32
 MARGIN = 0.1
-"""Leave greedy's choice only for a move ahead by this share of the deals (2 of 16)."""
+"""Leave greedy's choice only for a move ahead by this share of the deals (4 of 32)."""
 PLAYOUT_MOVES = 200
 SAMPLE_TRIES = 30
 """Rejection proposals per deal before falling back to the relaxed count."""
