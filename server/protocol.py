@@ -64,6 +64,7 @@ ErrorCode = Literal[
     "limit_reached",
     "unavailable",
     "bad_option",
+    "unknown_model",
 ]
 TableStatus = Literal["waiting", "playing", "finished"]
 
@@ -196,6 +197,16 @@ class Advise(_Command):
     table_id: TableId
 
 
+class Odds(_Command):
+    """The asker's own view under a model other than the exact uniform one, e.g.
+    `behaviour:greedy` (server/tables/odds.py): a labelled estimate beside the `belief`
+    feed, never instead of it. A seat gets its own view's, a spectator the spectator's."""
+
+    type: Literal["odds"] = "odds"
+    table_id: TableId
+    model: str = Field(min_length=1, max_length=64, description="behaviour:greedy")
+
+
 ClientMessage = Annotated[
     CreateTable
     | ListTables
@@ -208,7 +219,8 @@ ClientMessage = Annotated[
     | Draw
     | MoveCommand
     | Leave
-    | Advise,
+    | Advise
+    | Odds,
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -397,15 +409,51 @@ class AdviceMove(_Message):
 
 
 class AdviceMessage(_Reply):
-    """The reply to `advise`: every legal move of the seat at `seq`, best first."""
+    """The reply to `advise`: dominoes' legal moves of the seat at `seq`, best first (`moves`),
+    or another game's own advice (`advice`)."""
 
     type: Literal["advice"] = "advice"
     table_id: TableId
     seat: Seat
     seq: int = Field(description="The last event the advice is about; stale once it moves.")
-    moves: list[AdviceMove]
+    moves: list[AdviceMove] = Field(description="Dominoes: every legal move ranked (empty "
+                                                "for another game).")
     label: str = Field(description="What the figures are: an optimistic perfect-information "
                                    "estimate, not an achievable expectation.")
+    elapsed_ms: float
+    advice: dict[str, Any] | None = Field(
+        None, description="Another game's advice, as its advisor (games.advice) gives it, "
+        "every number labelled with its model and evaluator; absent for dominoes. Texas 42: "
+        "`kind` 'bid' or 'trump' (seed 003's bidding oracle table in `oracle`) or 'play' "
+        "(ranked plays in `moves`).")
+
+
+class OddsBelief(_Reply):
+    """The reply to `odds`: the asker's belief under `model`, shaped as `belief` is, with its
+    sampling error. An estimate unless `exact` (every consistent deal listed and weighed)."""
+
+    type: Literal["odds_belief"] = "odds_belief"
+    table_id: TableId
+    seq: int = Field(description="The last event it reflects; stale once the table moves.")
+    observer: str = Field(description="A seat, or 'spectator'.")
+    model: str = Field(description="The model it assumes, e.g. behaviour:greedy.")
+    label: str = Field(description="What the model assumes, in words.")
+    hand: int | None
+    status: str = Field(description="estimate (sampled), or live (exact under the model).")
+    exact: bool
+    consistent_deals: int | str | None = Field(
+        description="|Ω| of the uniform belief: the deals the model weighs.")
+    remaining: dict[str, int] = Field(default_factory=dict)
+    marginals: dict[str, dict[str, float]] = Field(
+        description="holder -> tile -> probability under `model` (unseen tiles only).")
+    stderr: dict[str, dict[str, float]] = Field(
+        description="holder -> tile -> standard error of that probability (0 when exact).")
+    error_95: float | None = Field(description="The largest half-width of a 95% interval "
+                                               "among the marginals; null when exact.")
+    ess: float = Field(description="Effective sample size of the weighted deals.")
+    samples: int = Field(description="Deals weighed (drawn, or listed when exact).")
+    betas: dict[str, float] = Field(
+        default_factory=dict, description="The inverse temperature used for each other seat.")
     elapsed_ms: float
 
 
@@ -427,6 +475,7 @@ ServerMessage = Annotated[
     | EventMessage
     | BeliefMessage
     | AdviceMessage
+    | OddsBelief
     | ErrorMessage,
     Field(discriminator="type"),
 ]

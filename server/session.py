@@ -37,6 +37,7 @@ from server.protocol import (
     ListTables,
     ListVariants,
     MoveCommand,
+    Odds,
     Pass,
     Play,
     ProtocolError,
@@ -53,6 +54,7 @@ from server.protocol import (
 from server.ratelimit import BacklogGate, TableQuota, TokenBucket
 from server.tables.advice import AdviceDesk, advice_offered
 from server.tables.interface import TableHandle
+from server.tables.odds import OddsDesk
 from server.tables.registry import Registry, settled
 from storage import StorageError
 
@@ -132,6 +134,8 @@ class Session:
         self.ws = ws
         self.registry = registry
         self.advice = advice
+        self.odds = OddsDesk()
+        """`odds` requests of this connection (server/tables/odds.py)."""
         self.metrics = metrics
         self.limits = limits
         self.guards = guards or default_guards(registry)
@@ -275,6 +279,10 @@ class Session:
             attachment = self.attachments.get(message.table_id)
             await self.advice.start(attachment.audience if attachment else None, self.send,
                                     message, await registry.find(message.table_id))
+        elif isinstance(message, Odds):  # answered later, by a task (server/tables/odds.py)
+            attachment = self.attachments.get(message.table_id)
+            await self.odds.start(attachment.audience if attachment else None, self.send,
+                                  message, await registry.find(message.table_id))
 
     # -- commands ------------------------------------------------------------------------
 

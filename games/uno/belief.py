@@ -38,6 +38,9 @@ tests compare the two on the reduced deck and on uno-2 positions)."""
 
 
 class UnoBelief:
+    costly = True
+    """An update after a reshuffle can take a second: computed off the event loop."""
+
     def __init__(self, observer: str, variant: str, budget: int = STATE_BUDGET,
                  block_budget: int = BLOCK_BUDGET, seed: int = 0) -> None:
         self.observer = observer
