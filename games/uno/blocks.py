@@ -18,7 +18,7 @@ Kinds are walked latest-last-check first. For one unknown hand that makes the st
 when kind i is reached, every kind after it has its last check before kind i's, so every
 batch drawn after that check is one block, and the earlier batches hold only what played
 kinds (walked earlier) put there. The spectator has two timelines; the order is the same
-and the state is what it is (measured in inference/bench_uno.py). Python ints throughout:
+and the state is what it is (measured in clients/bench/uno.py). Python ints throughout:
 the result is exact (Fractions).
 """
 

@@ -75,7 +75,7 @@ def test_the_model_switch_shows_the_behaviour_layer_beside_the_exact_one(
     for tile, ps in cells.items():
         assert abs(sum(ps) - 1) < 1e-3, (tile, ps)
     layer.scroll_into_view_if_needed()
-    screenshot(page, "behaviour-layer", phone=False)
+    screenshot(page, "behaviour-layer")
 
     # it follows the table: after South's move, the layer is of the new position
     move_and_wait(page)

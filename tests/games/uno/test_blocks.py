@@ -77,7 +77,8 @@ def test_the_block_sampler_draws_the_posterior() -> None:
 
 
 def test_uno_2_positions_the_old_budget_relaxed_are_exact_now() -> None:
-    """The old rule: over 32768 batch states, a relaxation. These are now counted exactly."""
+    """The old rule: over 32768 batch states, a relaxation. Many are now counted exactly (the
+    block count within BLOCK_BUDGET); the rest are estimates, labelled so with their bars."""
     events = match(0, "uno-2", ("greedy", "random"))
     belief = UnoBelief("S", "uno-2")
     newly = 0
@@ -86,8 +87,11 @@ def test_uno_2_positions_the_old_budget_relaxed_are_exact_now() -> None:
         if not belief.ledger.ready or event.seq > 84:
             continue
         if state_bound(belief.ledger.position()) > belief.budget:
-            assert belief.snapshot_dict()["status"] == "exact", event.seq
-            newly += 1
+            snapshot = belief.snapshot_dict()
+            if snapshot["status"] == "exact":
+                newly += 1
+            else:
+                assert snapshot["status"] == "estimate" and snapshot["error_95"] > 0, event.seq
     assert newly >= 10
 
 

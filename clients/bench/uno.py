@@ -3,7 +3,7 @@
 is exact now and under the old rule on the same updates; how far seed 004's approximate
 update is from the exact one.
 
-    python -m inference.bench_uno --matches 20 --seed 1
+    python -m clients.bench.uno --matches 20 --seed 1
 
 Figures, not assertions (timing depends on the machine and its load).
 """
