@@ -78,6 +78,8 @@ class BeliefWorker:
         the inference thread."""
         self.running = False
         """A turn of it is on the inference thread now (it is not taken again until done)."""
+        self.again = False
+        """It was marked while running: its turn ends by marking it again."""
 
     def on_event(self, envelope: Envelope) -> None:
         if self.broken or self.done or envelope.event is None:
@@ -211,7 +213,8 @@ class InProcessInference:
         worker = self._dirty.popleft()
         self._queued.discard(id(worker))
         if worker.running:
-            return  # its turn on the thread ends by marking it again if events came meanwhile
+            worker.again = True  # its turn on the thread ends by marking it again
+            return
         job = worker.take()
         if job is None:
             return
@@ -232,7 +235,8 @@ class InProcessInference:
             finally:
                 worker.running = False
             worker.finish(job)
-            if worker.pending or worker.stale:
+            if worker.again:
+                worker.again = False
                 self.mark(worker)
 
     async def _run(self) -> None:

@@ -22,6 +22,8 @@ from games.dominoes.game import DOMINOES
 from games.interface import SPECTATOR
 from games.registry import Registry
 from server.app import DominoServer
+from server.beliefs.in_process import BeliefWorker
+from storage import EventStore
 from tests.conftest import make_config
 from tests.games.toy.game import VARIANT, Toy
 from tests.games.toy.player import DEADLINE, request
@@ -100,3 +102,43 @@ async def test_the_server_answers_while_a_belief_computes(
             frame = await asyncio.wait_for(watcher.recv(), DEADLINE)
             if '"belief"' in frame:
                 break
+
+
+async def test_a_costly_belief_nobody_watches_leaves_the_thread_idle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A costly worker whose belief nobody wants folds its events once and then rests: a
+    turn that skipped the snapshot is not taken again and again (it once was, forever)."""
+    turns: list[int] = []
+    compute = BeliefWorker.compute
+
+    def counted(worker: BeliefWorker, job: Any) -> None:
+        turns.append(len(job.events))
+        compute(worker, job)
+
+    monkeypatch.setattr(BeliefWorker, "compute", counted)
+    gate = Gate()
+    gate.gate.set()
+    server = DominoServer(make_config(tmp_path, games=Registry([DOMINOES, GatedToy(gate)])))
+    await server.start()
+    try:
+        url = f"ws://127.0.0.1:{server.port}/ws"
+        async with connect(url) as owner:
+            created = await request(owner, {"type": "create_table", "id": 1,
+                                            "variant": VARIANT,
+                                            "bots": {"S": "random", "N": "random"}})
+            table_id = created["table_id"]
+            store = EventStore(server.config.db)
+            try:
+                async with asyncio.timeout(DEADLINE):
+                    while not any(e.payload.get("type") == "match_ended"
+                                  for e in await asyncio.to_thread(store.read, table_id)):
+                        await asyncio.sleep(0.05)
+            finally:
+                store.close()
+            settled = len(turns)
+            await asyncio.sleep(0.5)  # a spinning worker takes hundreds of turns meanwhile
+            assert len(turns) == settled
+            assert all(turns[: settled - 1]), turns  # every turn had events to fold
+    finally:
+        await server.stop()
