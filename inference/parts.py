@@ -150,7 +150,7 @@ class NotAllInPool(Condition):
         pool_bit = 1 << position.holders.index(POOL)
         tiles = [t for t in self.tiles if t in position.allowed]
         if any(not position.allowed[t] & pool_bit for t in tiles):
-            return Count(total, rows, whole=True)  # one cannot sleep: every deal can follow
+            return Count(total, rows, whole=True)  # one cannot be in the pool: every deal fits
         blocked = _count_or_none(self._asleep(position))
         if blocked is None:
             return Count(total, rows, whole=True)
@@ -159,7 +159,7 @@ class NotAllInPool(Condition):
                                           for t, row in rows.items()})
 
     def _asleep(self, position: Position) -> Position:
-        """`position` with every one of the tiles in the pool: the deals that were blocked."""
+        """`position` with every one of the tiles in the pool: the deals the condition rules out."""
         pool_bit = 1 << position.holders.index(POOL)
         asleep = dict(position.allowed)
         for t in self.tiles:
@@ -168,7 +168,8 @@ class NotAllInPool(Condition):
         return Position(position.holders, asleep, position.counts)
 
     def holds_everywhere(self, position: Position) -> bool:
-        """Without counting: a tile that cannot sleep, or no blocked deal (Hall's test)."""
+        """Without counting: an item that cannot be in the pool, or no deal with all of them there
+        (Hall's test)."""
         pool_bit = 1 << position.holders.index(POOL)
         if any(not mask & pool_bit for t, mask in position.allowed.items() if t in self.tiles):
             return True
