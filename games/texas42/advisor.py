@@ -125,7 +125,8 @@ def advise(view: Sequence[JSON], seat: str, rng: random.Random, go_on: Callable[
 def play_advice(belief: Texas42Belief, seat: str, rng: random.Random,
                 go_on: Callable[[], bool], left: Callable[[], float]) -> JSON:
     """Each legal domino: the seat's team's mean points at the hand's end and the share of
-    deals in which the bidders make their bid, over deals solved within the budget."""
+    deals in which the bidders make their bid, over the deals solved: the first always, the
+    rest while the budget lasts."""
     state, position = belief.state, belief.position()
     assert state is not None and position is not None and state.trump is not None
     legal = legal_tiles(state, seat)
@@ -143,7 +144,9 @@ def play_advice(belief: Texas42Belief, seat: str, rng: random.Random,
     while solved == 0 or go_on():
         drawn = sample_deal(position, rng)
         hands = tuple(mask_of(own) if s == seat else mask_of(drawn[s]) for s in SEATS)
-        solver = Solver(state.trump, limit=_nodes(left()))
+        # the first deal is always solved (as the oracle's first completion): an answer
+        # ranks every legal domino however loaded the machine; later deals fit the budget
+        solver = Solver(state.trump, limit=None if solved == 0 else _nodes(left()))
         try:
             values = solver.move_values(hands, leader, trick)  # type: ignore[arg-type]
         except OutOfNodes:
@@ -175,9 +178,7 @@ def play_advice(belief: Texas42Belief, seat: str, rng: random.Random,
             "completion_model": BELIEF_MODEL, "team": team, "bidder": bidder, "bid": bid,
             "trump": trump_name(state.trump), "deals": solved, "moves": moves,
             "greedy": str(greedy),
-            "note": "no deal could be solved within the budget: the greedy policy's choice "
-                    "is named instead" if not moves else
-                    "team_points: your team's points at the end of the hand, mean over the "
+            "note": "team_points: your team's points at the end of the hand, mean over the "
                     "deals; p_bid_made: share of deals in which the bidders make their bid"}
 
 

@@ -173,3 +173,15 @@ def test_a_bid_s_verdict_is_the_oracle_cell_of_the_bid_made(events) -> None:
     assert verdict["played"] == {"kind": "bid", "bid": events[k].bid}
     assert verdict["trump"] == advice["oracle"]["trump"]
     assert verdict["cell"] == advice["oracle"]["cells"][verdict["trump"]][str(events[k].bid)]
+
+
+def test_play_advice_solves_its_first_deal_whatever_the_budget(events) -> None:
+    """A budget already spent (a loaded machine, a long wait for a worker) still gets every
+    legal domino ranked on one deal: the first deal is solved without a node limit, as the
+    oracle's first completion is. Before, the answer came back with no moves at all."""
+    k = first(events, "played")  # the hand's first play: the costliest search
+    seat = events[k].seat
+    state = state_at(events, k)
+    advice = ADVISOR.advise(seen(events, k, seat), seat, 6, 0.0)
+    assert advice["deals"] == 1
+    assert {m["tile"] for m in advice["moves"]} == {str(t) for t in legal_tiles(state, seat)}
