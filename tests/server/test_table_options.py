@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.request
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -33,16 +32,6 @@ from tests.games.toy.game import VARIANT as TOY_VARIANT
 from tests.games.toy.options import OptionToy
 
 DEADLINE = 60.0
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[DominoServer]:
-    instance = DominoServer(make_config(tmp_path))
-    await instance.start()
-    try:
-        yield instance
-    finally:
-        await instance.stop()
 
 
 async def _frame(ws: ClientConnection) -> dict[str, Any]:
