@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -23,7 +22,6 @@ from sqlalchemy import Connection, Engine, and_, bindparam, insert, or_, select,
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
-from storage.chain import GENESIS_HASH, link_hash
 from storage.engine import make_engine, store_url, write_transaction
 from storage.errors import ConcurrencyConflict, StoreClosed
 from storage.guard import FileIdentity, WriterLock
@@ -36,25 +34,17 @@ from storage.keys import (
     key_id,
     read_key,
 )
+from storage.plan import Head, UnitResult, plan_units, seal
 from storage.prepare import PreparedAppend, check_seq, check_stream, prepare_append
+from storage.raw_sqlite import RawSqliteWriter
 from storage.records import ChainReport, StoredEvent, StreamInfo
 from storage.schema import UTCDateTime, create_schema, events, store_meta, streams
 from storage.verify import verify_stream
 
 AppendResult = list[StoredEvent] | ConcurrencyConflict
 AppendRequest = tuple[str, int, Sequence[Mapping[str, Any]]]
-UnitResult = list[list[StoredEvent]] | ConcurrencyConflict
-"""A unit's outcome: every append's events (in order), or the conflict that refused them all."""
 
 _IN_CHUNK = 500  # streams per IN (...) list when reading heads
-
-
-@dataclass(slots=True)
-class _Head:
-    last_seq: int
-    last_hash: str
-    db_seq: int  # last_seq as the database has it at the start of the transaction
-    exists: bool  # whether the streams row exists in the database
 
 
 def sqlite_path(url: str | Path) -> Path | None:
@@ -103,11 +93,13 @@ class EventStore:
     `exclusive`: hold the SQLite store's writer lock (storage/guard.py) — a server does.
     `seal_unkeyed`: a store that has streams but no key yet is sealed with `key` as it is
     now (trust on first use: only when the key was just created for it).
+    `raw_sqlite`: a SQLite store commits through raw sqlite3 (storage/raw_sqlite.py: the
+    same rows, less per-row overhead); False keeps SQLAlchemy's path (for comparisons).
     """
 
     def __init__(self, url: str | Path, *, key: bytes | Literal["auto"] | None = "auto",
                  exclusive: bool = False, seal_unkeyed: bool = False,
-                 **engine_kwargs: Any) -> None:
+                 raw_sqlite: bool = True, **engine_kwargs: Any) -> None:
         path = sqlite_path(url)
         self._lock: WriterLock | None = None
         if exclusive and path is not None:
@@ -122,6 +114,8 @@ class EventStore:
             self.key_id = self._meta("key_id")
             """The id of the key the store's heads are sealed with (None: not sealed)."""
             self._check_key(seal_unkeyed)
+            self._raw = (RawSqliteWriter(self._engine)
+                         if raw_sqlite and self._engine.dialect.name == "sqlite" else None)
         except BaseException:
             if self._lock is not None:
                 self._lock.release()
@@ -228,15 +222,19 @@ class EventStore:
         self._check_writable()
         if not units:
             return []
-        now = datetime.now(UTC)
+        now = _utc_now()
         key = self._key
         try:
-            with write_transaction(self._engine) as conn:
-                results = _write_units(conn, units, now, key)
+            if self._raw is not None:
+                results = self._raw.write(units, now, key)
+            else:
+                with write_transaction(self._engine) as conn:
+                    results = _write_units(conn, units, now, key)
         except IntegrityError:
-            # Only PostgreSQL gets here: two writers creating the same stream at once (SQLite
-            # holds the write lock, so its checks cannot be overtaken). Redo unit by unit,
-            # each in a savepoint, so that the loser is reported and the others still commit.
+            # PostgreSQL gets here when two writers create the same stream at once (SQLite
+            # holds the write lock, so its checks cannot be overtaken: there it is rows put
+            # in behind the store's back, and the redo below raises it again). Redo unit by
+            # unit, each in a savepoint, so that the loser is reported and the others commit.
             with write_transaction(self._engine) as conn:
                 results = [_write_unit_guarded(conn, unit, now, key) for unit in units]
         if self._identity is not None:
@@ -343,6 +341,11 @@ class EventStore:
             raise StoreClosed("the event store is closed")
 
 
+def _utc_now() -> datetime:
+    """A commit's time (one function: a test can fix it to compare two writers' rows)."""
+    return datetime.now(UTC)
+
+
 def _stored(row: Any) -> StoredEvent:
     return StoredEvent(
         stream=row.stream,
@@ -359,43 +362,10 @@ def _write_units(
     conn: Connection, units: Sequence[Sequence[PreparedAppend]], now: datetime,
     key: bytes | None = None,
 ) -> list[UnitResult]:
-    """Check every unit against the locked heads, then write all rows in three statements.
-
-    A unit that conflicts is undone before the next one is looked at: its rows are dropped
-    and its heads restored, so nothing of it reaches the database.
-    """
+    """Check every unit against the locked heads (storage/plan.py), then write all rows in
+    three statements."""
     heads = _lock_heads(conn, {append.stream for unit in units for append in unit})
-    results: list[UnitResult] = []
-    rows: list[dict[str, Any]] = []
-    for unit in units:
-        # what to restore if the unit fails part-way (a lone append fails before any change)
-        before = {} if len(unit) == 1 else {
-            a.stream: (h if (h := heads.get(a.stream)) is None else replace(h)) for a in unit
-        }
-        mark = len(rows)
-        written: list[list[StoredEvent]] = []
-        conflict: ConcurrencyConflict | None = None
-        for append in unit:
-            head = heads.get(append.stream) or _Head(0, GENESIS_HASH, 0, exists=False)
-            if head.last_seq != append.expected_seq:
-                conflict = ConcurrencyConflict(append.stream, append.expected_seq, head.last_seq)
-                break
-            stored = _chain(append, head.last_hash, now, rows)
-            head.last_seq, head.last_hash = stored[-1].seq, stored[-1].hash
-            heads[append.stream] = head
-            written.append(stored)
-        if conflict is None:
-            results.append(written)
-            continue
-        del rows[mark:]
-        for stream, head_before in before.items():
-            if head_before is None:
-                heads.pop(stream, None)
-            else:
-                heads[stream] = head_before
-        results.append(conflict)
-
-    moved = [(stream, head) for stream, head in heads.items() if head.last_seq != head.db_seq]
+    plan = plan_units(units, heads, now)
     new = [
         {
             "stream": stream,
@@ -403,10 +373,9 @@ def _write_units(
             "last_hash": head.last_hash,
             "created_at": now,
             "updated_at": now,
-            "head_mac": _seal(key, stream, head),
+            "head_mac": seal(key, stream, head),
         }
-        for stream, head in moved
-        if not head.exists
+        for stream, head in plan.new
     ]
     old = [
         {
@@ -415,10 +384,9 @@ def _write_units(
             "b_last_seq": head.last_seq,
             "b_last_hash": head.last_hash,
             "b_now": now,
-            "b_mac": _seal(key, stream, head),
+            "b_mac": seal(key, stream, head),
         }
-        for stream, head in moved
-        if head.exists
+        for stream, head in plan.moved
     ]
     if new:
         conn.execute(insert(streams), new)
@@ -426,13 +394,12 @@ def _write_units(
         done = conn.execute(_ADVANCE_HEAD, old).rowcount
         if done != len(old):  # impossible under the row locks; refuse rather than fork a stream
             raise RuntimeError(f"stream heads moved under a lock ({done} of {len(old)})")
-    if rows:
-        conn.execute(insert(events), rows)
-    return results
-
-
-def _seal(key: bytes | None, stream: str, head: _Head) -> str | None:
-    return None if key is None else head_mac(key, stream, head.last_seq, head.last_hash)
+    if plan.rows:
+        conn.execute(insert(events), [
+            {"stream": stream, "seq": seq, "type": kind, "payload": text, "recorded_at": now,
+             "prev_hash": prev_hash, "hash": digest}
+            for stream, seq, kind, text, prev_hash, digest in plan.rows])
+    return plan.results
 
 
 def _write_unit_guarded(
@@ -470,8 +437,8 @@ _ADVANCE_HEAD = (
 )
 
 
-def _lock_heads(conn: Connection, names: set[str]) -> dict[str, _Head]:
-    heads: dict[str, _Head] = {}
+def _lock_heads(conn: Connection, names: set[str]) -> dict[str, Head]:
+    heads: dict[str, Head] = {}
     ordered = sorted(names)  # one lock order for every writer: no deadlocks between batches
     for start in range(0, len(ordered), _IN_CHUNK):
         chunk = ordered[start : start + _IN_CHUNK]
@@ -482,33 +449,8 @@ def _lock_heads(conn: Connection, names: set[str]) -> dict[str, _Head]:
             .with_for_update()
         )
         for name, last_seq, last_hash in conn.execute(query):
-            heads[name] = _Head(last_seq, last_hash, last_seq, exists=True)
+            heads[name] = Head(last_seq, last_hash, last_seq, exists=True)
     return heads
-
-
-def _chain(
-    append: PreparedAppend, prev_hash: str, now: datetime, rows: list[dict[str, Any]]
-) -> list[StoredEvent]:
-    """Hash-link the append's events after `prev_hash`; add their table rows to `rows`."""
-    stored = []
-    for event in append.events:
-        digest = link_hash(prev_hash, event.text)
-        stored.append(
-            StoredEvent(append.stream, event.seq, event.type, event.payload, now, digest, prev_hash)
-        )
-        rows.append(
-            {
-                "stream": append.stream,
-                "seq": event.seq,
-                "type": event.type,
-                "payload": event.text,
-                "recorded_at": now,
-                "prev_hash": prev_hash,
-                "hash": digest,
-            }
-        )
-        prev_hash = digest
-    return stored
 
 
 def _db_last_seq(conn: Connection, stream: str) -> int:
