@@ -16,9 +16,10 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 
@@ -48,6 +49,8 @@ from server.tables.advice import AdviceDesk
 from server.tables.local import Table, TableOptions
 from server.tables.registry import Registry
 from storage import AsyncEventStore, server_key
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -163,6 +166,7 @@ class DominoServer:
         if sockets:
             self.port = sockets[0].getsockname()[1]
         log("listening", host=self.config.host, port=self.port, db=self.config.db,
+            loop=type(asyncio.get_running_loop()).__module__.partition(".")[0],
             recovered=recovered, node=self.cluster.node if self.cluster else "-")
 
     def _open_store(self) -> AsyncEventStore:
@@ -284,6 +288,36 @@ class DominoServer:
             await self.store.aclose()
         strategy_processes.release()
         log("stopped")
+
+
+EVENT_LOOPS = ("auto", "uvloop", "asyncio")
+
+
+def loop_factory(choice: str = "auto") -> tuple[Callable[[], asyncio.AbstractEventLoop] | None,
+                                                str]:
+    """The event loop a server runs on, and its name: uvloop where it is importable ("auto"),
+    else asyncio's own. uvloop's loop (libuv, Cython) spends less of the server's CPU per
+    turn, per socket write and per timer; it is a drop-in loop, so nothing else changes.
+    "uvloop" insists (ImportError if missing); "asyncio" keeps the standard loop (for
+    side-by-side measurements)."""
+    if choice not in EVENT_LOOPS:
+        raise ValueError(f"unknown event loop {choice!r} (one of {', '.join(EVENT_LOOPS)})")
+    if choice != "asyncio":
+        try:
+            import uvloop
+        except ImportError:
+            if choice == "uvloop":
+                raise
+        else:
+            return uvloop.new_event_loop, "uvloop"
+    return None, "asyncio"
+
+
+def run_server(main: Coroutine[Any, Any, T], event_loop: str = "auto") -> T:
+    """asyncio.run(main) on the loop `loop_factory(event_loop)` names."""
+    factory, _name = loop_factory(event_loop)
+    with asyncio.Runner(loop_factory=factory) as runner:
+        return runner.run(main)
 
 
 async def run_until_signalled(server: DominoServer, on_started: Any = None) -> None:

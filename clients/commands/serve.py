@@ -63,6 +63,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cluster.add_argument("--lease-seconds", type=float, default=10.0,
                          help="table lease: how long a dead owner's tables wait before "
                               "another server takes them over (default: %(default)s)")
+    parser.add_argument("--event-loop", default="auto", choices=["auto", "uvloop", "asyncio"],
+                        help="the event loop: uvloop where installed (auto), or asyncio's "
+                             "own (default: %(default)s)")
     parser.add_argument("--log-level", default="INFO")
     parser.set_defaults(handler=run)
 
@@ -71,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from clients.store_option import cannot_open, shown
-    from server.app import DominoServer, ServerConfig, run_until_signalled
+    from server.app import DominoServer, ServerConfig, run_server, run_until_signalled
     from server.logs import configure
     from server.tables.local import TableOptions
     from storage import StorageError
@@ -120,11 +123,13 @@ def run(args: argparse.Namespace) -> int:
         await asyncio.to_thread(webbrowser.open, url)
 
     try:
-        asyncio.run(run_until_signalled(DominoServer(config), opened))
+        run_server(run_until_signalled(DominoServer(config), opened), args.event_loop)
     except SQLAlchemyError as error:
         raise CommandError(cannot_open(args.db, error)) from None
     except StorageError as error:  # locked by another server, or not this key's store
         raise CommandError(f"cannot serve {shown(args.db)}: {error}") from None
+    except ImportError as error:  # --event-loop uvloop without uvloop installed
+        raise CommandError(f"cannot serve: {error}") from None
     except (OSError, ValueError) as error:
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {error}") from error
     return 0
