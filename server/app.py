@@ -28,6 +28,7 @@ from games.registry import GAMES
 from games.registry import Registry as Games
 from server import strategy_processes
 from server.beliefs.in_process import InProcessInference
+from server.beliefs.processes import ProcessInference
 from server.beliefs.remote import RemoteInference
 from server.cluster.ownership import Cluster
 from server.feeds.bus import Bus, InProcessBus
@@ -51,6 +52,10 @@ from server.tables.registry import Registry
 from storage import AsyncEventStore, server_key
 
 T = TypeVar("T")
+
+DEFAULT_INFERENCE_PROCESSES = 1
+"""`serve`'s default --inference-processes (measured: docs/operations.md, "Inference
+processes")."""
 
 
 @dataclass
@@ -100,6 +105,10 @@ class ServerConfig:
     uploads_per_minute: float = 20.0
     """Replay uploads per address per minute (bursts of as many); beyond, status 429."""
     uploads_at_once: int = 2
+    inference_processes: int = 0
+    """Beliefs in this many child processes, tables sharded among them by a stable hash
+    (server/beliefs/processes.py); 0: on this process (the loop, and one thread for costly
+    ones). `serve` picks its own default (DEFAULT_INFERENCE_PROCESSES)."""
     store_key_file: str | Path | None = "auto"
     """The key that seals the store's stream heads (storage/keys.py): "auto" is `<db>.key`
     beside a SQLite store, created on first run (none for PostgreSQL unless given)."""
@@ -114,7 +123,7 @@ class DominoServer:
         self.store: AsyncEventStore | None = None
         self.replays: ReplayDesk | None = None
         """The replay routes' store and caches (once the store is open)."""
-        self.inference: InProcessInference | RemoteInference | None = None
+        self.inference: InProcessInference | ProcessInference | RemoteInference | None = None
         self.cluster: Cluster | None = None
         self.registry: Registry | None = None
         self.advice = AdviceDesk()
@@ -135,9 +144,15 @@ class DominoServer:
         self.replays = ReplayDesk(self.store, self.config.games)
         if self.config.mqtt:
             await self._join_cluster(self.config.mqtt)
+        elif self.config.inference_processes > 0:
+            self.inference = ProcessInference(self.bus, self.metrics,
+                                              self.config.inference_processes,
+                                              self.config.games)
         else:
             self.inference = InProcessInference(self.bus, self.metrics)
         self.inference.start()
+        if isinstance(self.inference, ProcessInference):
+            await self.inference.ready()
         self.registry = Registry(self.store, self.bus, self.inference, self.metrics,
                                  self.config.tables, cluster=self.cluster,
                                  games=self.config.games)
@@ -242,6 +257,7 @@ class DominoServer:
             "commits": store.commits if store else 0,
             "rss_bytes": rss_bytes(),
             "cpu_seconds": round(time.process_time(), 3),
+            **(self.inference.health() if isinstance(self.inference, ProcessInference) else {}),
             **self._guard_health(),
             **({"cluster": self.cluster.health()} if self.cluster else {}),
         }

@@ -63,6 +63,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cluster.add_argument("--lease-seconds", type=float, default=10.0,
                          help="table lease: how long a dead owner's tables wait before "
                               "another server takes them over (default: %(default)s)")
+    parser.add_argument("--inference-processes", type=int, default=None, metavar="N",
+                        help="compute beliefs in N child processes, tables sharded among "
+                             "them (0: in the server process; default: 1, measured in "
+                             "docs/operations.md; ignored with --mqtt)")
     parser.add_argument("--event-loop", default="auto", choices=["auto", "uvloop", "asyncio"],
                         help="the event loop: uvloop where installed (auto), or asyncio's "
                              "own (default: %(default)s)")
@@ -74,7 +78,13 @@ def run(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from clients.store_option import cannot_open, shown
-    from server.app import DominoServer, ServerConfig, run_server, run_until_signalled
+    from server.app import (
+        DEFAULT_INFERENCE_PROCESSES,
+        DominoServer,
+        ServerConfig,
+        run_server,
+        run_until_signalled,
+    )
     from server.logs import configure
     from server.tables.local import TableOptions
     from storage import StorageError
@@ -88,6 +98,10 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--mqtt needs a shared PostgreSQL store: --db postgresql://...")
     if args.lease_seconds < 1:
         raise CommandError("--lease-seconds must be >= 1")
+    processes = (DEFAULT_INFERENCE_PROCESSES if args.inference_processes is None
+                 else args.inference_processes)
+    if processes < 0:
+        raise CommandError("--inference-processes must be >= 0")
     if args.partitions < 1:
         raise CommandError("--partitions must be >= 1")
     if min(args.tables_per_connection, args.tables_per_address, args.outbox_bytes) < 1:
@@ -103,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
         topic_prefix=args.topic_prefix,
         lease_seconds=args.lease_seconds,
         partitions=args.partitions,
+        inference_processes=processes,
         store_key_file=key_file,
         tables_per_connection=args.tables_per_connection,
         tables_per_address=args.tables_per_address,

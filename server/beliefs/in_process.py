@@ -158,11 +158,17 @@ class BeliefWorker:
 
 class InProcessInference:
     """Runs dirty workers round-robin: cheap ones in time slices on the loop, costly ones on
-    one inference thread (in-process inference)."""
+    one inference thread (in-process inference). Also the engine of each inference process
+    (server/beliefs/child.py), there on a bus that ends in a pipe to the server."""
+
+    worker_class: type[BeliefWorker] = BeliefWorker
+    """The worker made per audience (an inference process reports broken ones)."""
 
     def __init__(self, bus: Bus, metrics: Metrics) -> None:
         self.bus = bus
         self.metrics = metrics
+        self._drained = asyncio.Event()
+        self._drained.set()
         self._dirty: deque[BeliefWorker] = deque()
         self._queued: set[int] = set()
         self._wake = asyncio.Event()
@@ -198,7 +204,7 @@ class InProcessInference:
         game = table.game
         for audience in game.audiences:
             belief = game.game.belief(audience, game.variant.name)
-            worker = BeliefWorker(self, table.table_id, audience, belief)
+            worker = self.worker_class(self, table.table_id, audience, belief)
             worker.unsubscribe = table.attach(audience, worker.on_event)[1]
             workers[audience] = worker
         return workers
@@ -207,7 +213,13 @@ class InProcessInference:
         if id(worker) not in self._queued:
             self._queued.add(id(worker))
             self._dirty.append(worker)
+            self._drained.clear()
             self._wake.set()
+
+    async def drained(self) -> None:
+        """Until no cheap worker has events waiting (costly ones may still be on the thread):
+        what an inference process waits for before it asks the server for more."""
+        await self._drained.wait()
 
     def _step_one(self) -> None:
         worker = self._dirty.popleft()
@@ -251,3 +263,4 @@ class InProcessInference:
                     self._offloading = asyncio.create_task(self._offload(),
                                                            name="inference-thread")
                 await asyncio.sleep(0)
+            self._drained.set()
