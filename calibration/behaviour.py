@@ -51,11 +51,15 @@ class NotModelled(ValueError):
 
 
 def softmax_log_prob(scores: Sequence[float], chosen: Sequence[int], beta: float) -> float:
-    """ln Σ_{j in chosen} exp(β s_j) − ln Σ_k exp(β s_k), computed stably."""
+    """ln Σ_{j in chosen} exp(β s_j) − ln Σ_k exp(β s_k), computed stably: each sum
+    relative to its own largest term, so a chosen move scored far below the best (β = 30
+    and a gap of 25 points in double-nine: exp(−750) is 0.0 in floats) is very unlikely,
+    not a math domain error."""
     top = max(scores)
     total = sum(math.exp(beta * (s - top)) for s in scores)
-    hit = sum(math.exp(beta * (scores[j] - top)) for j in chosen)
-    return math.log(hit) - math.log(total)
+    best = max(scores[j] for j in chosen)
+    hit = sum(math.exp(beta * (scores[j] - best)) for j in chosen)
+    return beta * (best - top) + math.log(hit) - math.log(total)
 
 
 def chosen_indices(moves: Sequence[Any], tile: Tile, end: str | None) -> list[int]:
