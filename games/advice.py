@@ -5,7 +5,10 @@ server checks a request with `check` (on the referee's state, in its own process
 `advise` in a strategy worker process on the asking seat's own view of the events (already
 redacted for that seat, as JSON-ready dicts) under a wall-clock budget, and sends the
 JSON-ready payload it returns. The payload carries its `label`: what model the numbers
-assume and which evaluator produced them (never an unlabelled probability). A replay asks
+assume and which evaluator produced them (never an unlabelled probability). An advisor may
+offer more than one model of the hidden hands (`models`, e.g. dominoes' `uniform` and
+`behaviour:greedy`): it is then asked `advise(..., model=M)` for any other than `uniform`,
+and its payload names the `model` it used. A replay asks
 `decision` which events were a seat's choice, and `verdict` where the choice actually made
 stands in the advice.
 
@@ -35,7 +38,9 @@ class Advisor(Protocol):
 
     seconds: float
     """Its wall-clock budget at a live table (the server answers `busy` past a timeout); an
-    optional `replay_seconds` is its budget for a replay's answers."""
+    optional `replay_seconds` is its budget for a replay's answers. An optional `models`
+    (tuple of names, `uniform` first) lists the models its `advise` takes as `model=`; an
+    advisor without it offers `uniform` only (models_of)."""
 
     def check(self, state: Any, seat: Seat) -> None:
         """Raise AdviceRefused unless `seat` has a choice to be advised on in `state` (the
@@ -52,6 +57,27 @@ class Advisor(Protocol):
     def verdict(self, advice: JSON, event: Any) -> JSON:
         """Where the choice `event` made stands in `advice`: at least `played` (the move in
         the game's wire form) and `rank` (1 = the advisor's best; None if it does not rank)."""
+
+
+UNIFORM = "uniform"
+"""The model every advisor offers: every hidden deal consistent with the view alike."""
+
+
+def models_of(advisor: object) -> tuple[str, ...]:
+    """The models `advisor` offers (its `models`, else only `uniform`)."""
+    return tuple(getattr(advisor, "models", None) or (UNIFORM,))
+
+
+def advise_under(advisor: Advisor, view: Sequence[JSON], seat: Seat, seed: int,
+                 seconds: float, model: str = UNIFORM) -> JSON:
+    """`advisor.advise` under `model`: passed on only when not `uniform`, so an advisor that
+    offers one model keeps its four-argument `advise`. ValueError for a model not offered."""
+    if model not in models_of(advisor):
+        raise ValueError(f"model {model!r} is not offered (offered: "
+                         f"{', '.join(models_of(advisor))})")
+    if model == UNIFORM:
+        return advisor.advise(view, seat, seed, seconds)
+    return advisor.advise(view, seat, seed, seconds, model=model)  # type: ignore[call-arg]
 
 
 def advisor_of(game: object) -> Advisor | None:

@@ -195,6 +195,12 @@ class Advise(_Command):
 
     type: Literal["advise"] = "advise"
     table_id: TableId
+    model: str = Field(
+        "uniform", min_length=1, max_length=64,
+        description="The model of the hidden hands the deals are drawn from: `uniform` "
+        "(every deal consistent with your view alike) or, at dominoes tables, "
+        "`behaviour:greedy` (deals weighed by how likely the others' plays were under a "
+        "greedy softmax). Another model, or one the game does not offer: `unknown_model`.")
 
 
 class Odds(_Command):
@@ -421,6 +427,18 @@ class AdviceMessage(_Reply):
     label: str = Field(description="What the figures are: an optimistic perfect-information "
                                    "estimate, not an achievable expectation.")
     elapsed_ms: float
+    model: str | None = Field(
+        None, description="Dominoes: the model of the hidden hands the deals were drawn "
+        "from (`uniform` or `behaviour:greedy`), as asked.")
+    ess: float | None = Field(
+        None, description="Dominoes: the deals' effective sample size: the number drawn "
+        "under `uniform`; under `behaviour:greedy` the weighted pool's (Σw)²/Σw², which "
+        "bounds the deals each `ci` counts.")
+    pool: int | None = Field(
+        None, description="behaviour:greedy: deals weighed before resampling (every "
+        "consistent deal when `exact_pool`).")
+    exact_pool: bool | None = Field(
+        None, description="behaviour:greedy: the pool was every consistent deal.")
     advice: dict[str, Any] | None = Field(
         None, description="Another game's advice, as its advisor (games.advice) gives it, "
         "every number labelled with its model and evaluator; absent for dominoes. Texas 42: "

@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from games.advice import Advisor, advisor_of
+from games.advice import UNIFORM, Advisor, advise_under, advisor_of
 from server.logs import log
 
 T = TypeVar("T")
@@ -49,6 +49,7 @@ PRELOAD = ["strategy.advisor", "strategy.bots", "strategy.dominoes_advisor",
            "games.dominoes.events", "games.dominoes.audience", "games.texas42.advisor"]
 
 PIMC_SECONDS = 0.6
+"""pimc's (and pimc-behaviour's) time per decision at a table."""
 PIMC_SAMPLES = 24
 
 
@@ -67,13 +68,20 @@ def _warm() -> int:
     return os.getpid()
 
 
+POOLED_BOTS = frozenset({"pimc", "pimc-behaviour"})
+"""The dominoes bots whose decisions run here (pimc, and pimc on the behaviour posterior)."""
+
+
 def pimc_move_job(events: list[dict[str, Any]], seat: str, seed: int, seconds: float,
-                  samples: int) -> dict[str, Any] | None:
-    """The pimc bot's move for `seat` from its own events: {tile, end}, or None (no move)."""
+                  samples: int, bot_name: str = "pimc") -> dict[str, Any] | None:
+    """The move of the pimc-like bot `bot_name` for `seat` from its own events: {tile,
+    end}, or None (no move)."""
     from games.dominoes.events import parse_event
     from strategy.bots import NoMoveError, make_bot
 
-    bot = make_bot("pimc", seed, samples=samples, seconds=seconds)
+    if bot_name not in POOLED_BOTS:
+        raise ValueError(f"{bot_name!r} does not think in the pool")
+    bot = make_bot(bot_name, seed, samples=samples, seconds=seconds)
     try:
         move = bot.choose_move([parse_event(e) for e in events], seat)  # type: ignore[arg-type]
     except NoMoveError:
@@ -82,9 +90,10 @@ def pimc_move_job(events: list[dict[str, Any]], seat: str, seed: int, seconds: f
 
 
 def game_advice_job(advisor: Any, events: list[dict[str, Any]], seat: str, seed: int,
-                    seconds: float) -> dict[str, Any]:
-    """A game's advisor (games.advice) for `seat` from its own events: its JSON payload."""
-    return advisor.advise(events, seat, seed, seconds)
+                    seconds: float, model: str = UNIFORM) -> dict[str, Any]:
+    """A game's advisor (games.advice) for `seat` from its own events under `model`: its
+    JSON payload."""
+    return advise_under(advisor, events, seat, seed, seconds, model)
 
 
 # -- the pools (in the server's process) ------------------------------------------------------
@@ -276,12 +285,12 @@ def release() -> None:
 
 async def pimc_move(events: list[dict[str, Any]], seat: str, seed: int,
                     seconds: float = PIMC_SECONDS, samples: int = PIMC_SAMPLES, *,
-                    owners: Iterable[str] = (), wait: float | None = None
-                    ) -> dict[str, Any] | None:
-    """pimc's move in a worker; PoolBusy if `owners` hold their share or none is free
-    within `wait` seconds (PIMC_WAIT)."""
+                    owners: Iterable[str] = (), wait: float | None = None,
+                    bot: str = "pimc") -> dict[str, Any] | None:
+    """The move of `bot` (pimc or pimc-behaviour) in a worker; PoolBusy if `owners` hold
+    their share or none is free within `wait` seconds (PIMC_WAIT)."""
     async with BOTS.admitted(owners, PIMC_WAIT if wait is None else wait):
-        return await BOTS.run(pimc_move_job, events, seat, seed, seconds, samples)
+        return await BOTS.run(pimc_move_job, events, seat, seed, seconds, samples, bot)
 
 
 def advisor_for(game: object) -> Advisor | None:
@@ -295,10 +304,11 @@ def advisor_for(game: object) -> Advisor | None:
 
 async def game_advice(advisor: Advisor, events: list[dict[str, Any]], seat: str, seed: int,
                       seconds: float | None = None, pool: _Pool = ADVICE, *,
-                      owners: Iterable[str] = (), wait: float | None = None
-                      ) -> dict[str, Any]:
-    """`advisor.advise` in a worker of `pool` within its budget (`seconds`, else the
-    advisor's own); PoolBusy if `owners` hold their share or none is free within `wait`."""
+                      owners: Iterable[str] = (), wait: float | None = None,
+                      model: str = UNIFORM) -> dict[str, Any]:
+    """`advisor.advise` under `model` in a worker of `pool` within its budget (`seconds`,
+    else the advisor's own); PoolBusy if `owners` hold their share or none is free within
+    `wait`."""
     budget = advisor.seconds if seconds is None else seconds
     async with pool.admitted(owners, ADVICE_WAIT if wait is None else wait):
-        return await pool.run(game_advice_job, advisor, events, seat, seed, budget)
+        return await pool.run(game_advice_job, advisor, events, seat, seed, budget, model)

@@ -155,8 +155,9 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "pimc-flat": partial(BehaviourPimcBot, name="pimc-flat", flat=True),
     "omniscient": OmniscientBot,
 }
-TABLE_BOTS: tuple[str, ...] = ("random", "greedy", "pimc")
-"""The bots a table may seat; omniscient sees hidden hands and is for measurement only."""
+TABLE_BOTS: tuple[str, ...] = ("random", "greedy", "pimc", "pimc-behaviour")
+"""The bots a table may seat; omniscient sees hidden hands and is for measurement only
+(pimc-flat is an ablation, for tournaments)."""
 
 
 class UnknownBotError(ValueError):

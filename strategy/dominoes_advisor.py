@@ -1,4 +1,5 @@
-"""Dominoes' advisor behind games.advice: strategy.advisor's ranked moves, unchanged.
+"""Dominoes' advisor behind games.advice: strategy.advisor's ranked moves, under the deal
+model asked for (`uniform` or `behaviour:greedy`), named in the payload with its ESS.
 
 It lives in strategy/ because the games layer may not import the strategy (dominoes' solver
 and samplers are here); server.strategy_processes.advisor_for hands it out for dominoes.
@@ -15,7 +16,7 @@ from games.dominoes.events import parse_event
 from games.dominoes.rules import legal_moves
 from games.dominoes.state import MatchState
 from games.interface import JSON
-from strategy.advisor import LABEL, advise
+from strategy.advisor import MODELS, UNIFORM, advise_with
 
 SAMPLES = 32
 """Deals drawn per answer (fewer if the budget ends first)."""
@@ -26,6 +27,8 @@ class DominoesAdvisor:
 
     seconds = 0.8
     """A person asked: the answer comes in about a second."""
+    models = MODELS
+    """The deal models `advise` takes (games.advice.Advisor.models)."""
 
     def check(self, state: MatchState | None, seat: str) -> None:
         if state is None or state.phase != "playing" or state.hand is None:
@@ -36,11 +39,13 @@ class DominoesAdvisor:
         if not legal_moves(state, turn):
             raise AdviceRefused("no_choice", "you have no tile that fits: pass")
 
-    def advise(self, view: Sequence[JSON], seat: str, seed: int, seconds: float) -> JSON:
+    def advise(self, view: Sequence[JSON], seat: str, seed: int, seconds: float,
+               model: str = UNIFORM) -> JSON:
+        """{kind: "moves", model, label, ess, pool, exact_pool, moves} (strategy.advisor)."""
         parsed = [parse_event(e) for e in view]
-        rows = advise(parsed, seat, samples=SAMPLES, rng=random.Random(seed),  # type: ignore[arg-type]
-                      time_budget=seconds)
-        return {"kind": "moves", "label": LABEL, "moves": [row.to_dict() for row in rows]}
+        advised = advise_with(parsed, seat, samples=SAMPLES,  # type: ignore[arg-type]
+                              rng=random.Random(seed), time_budget=seconds, model=model)
+        return {"kind": "moves", **advised.to_dict()}
 
     def decision(self, event: Any) -> str | None:
         return event.seat if event.type == "tile_played" else None

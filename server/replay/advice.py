@@ -1,4 +1,5 @@
-"""`GET /api/matches/{id}/advice?seq=N`: the advisor's view of move N of a finished match.
+"""`GET /api/matches/{id}/advice?seq=N[&model=M]`: the advisor's view of move N of a finished
+match.
 
 The answer is what `advise` would have told the mover just before it moved: the mover's own
 view of the events before seq N (`Game.view`), the game's advisor (games.advice; dominoes'
@@ -10,6 +11,10 @@ never take the live tables' advice workers.
 
     {"match_id", "seq", "hand", "seat", "played", "rank" (1 = the advisor's best; null if
      not ranked), "moves": [...], "label", "elapsed_ms"}
+
+`model` (default `uniform`) is the model of the hidden hands, as `advise` takes it (dominoes
+also `behaviour:greedy`; a model the game's advisor does not offer: 422); a dominoes body adds
+`model`, `ess`, `pool` and `exact_pool` (strategy.advisor.Advised).
 
 Dominoes' `moves` are [{tile, end, expected_points, p_win_hand, samples, ci, exact_share}];
 another game's body adds `advice` (its advisor's whole payload) and the verdict's own fields
@@ -26,6 +31,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
+from games.advice import UNIFORM, models_of
 from games.registry import GAMES
 from games.registry import Registry as Games
 from server import strategy_processes
@@ -37,8 +43,9 @@ CACHE_SIZE = 512
 MAX_WAITING = 4
 """Requests queued behind the one being computed before we answer 503 (retry later)."""
 
-def _seed(match_id: str, seq: int) -> int:
-    return int.from_bytes(hashlib.sha256(f"{match_id}:{seq}".encode()).digest()[:8], "big")
+def _seed(match_id: str, seq: int, model: str = UNIFORM) -> int:
+    text = f"{match_id}:{seq}" if model == UNIFORM else f"{match_id}:{seq}:{model}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
 def _parse_seq(text: str | None) -> int:
@@ -57,14 +64,16 @@ class ReplayAdvisor:
     def __init__(self, store: EventStore, games: Games = GAMES) -> None:
         self.store = store
         self.games = games
-        self._cache: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
         self._lock = asyncio.Lock()
         self._waiting = 0
 
-    async def advice(self, match_id: str, seq_text: str | None) -> bytes:
+    async def advice(self, match_id: str, seq_text: str | None,
+                     model_text: str | None = None) -> bytes:
         """The JSON body for the route (raises ReplayError for a refusal)."""
         seq = _parse_seq(seq_text)
-        key = (match_id, seq)
+        model = model_text or UNIFORM
+        key = (match_id, seq, model)
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
@@ -74,6 +83,9 @@ class ReplayAdvisor:
         advisor = advisor_for(game)
         if advisor is None:
             raise ReplayError(422, f"move advice is not available for {game.name}")
+        if model not in models_of(advisor):
+            raise ReplayError(422, f"no model {model!r} for {game.name}'s advice (offered: "
+                                   f"{', '.join(models_of(advisor))})")
         events = log.events
         if not is_finished(events):
             raise ReplayError(403, "advice in a replay is for finished matches only: the "
@@ -97,9 +109,10 @@ class ReplayAdvisor:
                 started = time.monotonic()
                 try:
                     payload = await strategy_processes.game_advice(
-                        advisor, seen, seat, _seed(match_id, seq),
+                        advisor, seen, seat, _seed(match_id, seq, model),
                         getattr(advisor, "replay_seconds", advisor.seconds),
-                        pool=strategy_processes.BOTS, owners=("replays",), wait=10.0)
+                        pool=strategy_processes.BOTS, owners=("replays",), wait=10.0,
+                        model=model)
                 except strategy_processes.PoolBusy as busy:
                     raise ReplayError(503, "the advisor is busy: retry in a moment") from busy
                 elapsed = (time.monotonic() - started) * 1000.0
@@ -123,6 +136,8 @@ def _body(match_id: str, seq: int, hand: int, seat: str, verdict: dict[str, Any]
     body: dict[str, Any] = {"match_id": match_id, "seq": seq, "hand": hand, "seat": seat,
                             **verdict, "moves": moves, "label": payload["label"],
                             "elapsed_ms": round(elapsed, 1)}
-    if not strategy_game:
+    if strategy_game:
+        body.update({k: payload.get(k) for k in ("model", "ess", "pool", "exact_pool")})
+    else:
         body["advice"] = payload
     return json.dumps(body, separators=(",", ":")).encode()

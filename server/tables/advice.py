@@ -6,8 +6,14 @@ sees: the table's log redacted for that seat (`Game.view`), sent as JSON-able di
 process (server/strategy_processes.py, the `advice` pool, with its fair shares) under the
 advisor's own time budget, so the event loop (every other table and socket) never waits for
 it. The request is checked at once (typed errors: `unauthorized`, `advice_disabled`,
-`wrong_phase`, `not_your_turn`, `no_choice`, `rate_limited`); the answer is sent when ready,
-without holding up the connection's other messages. One request per seat may be in flight.
+`wrong_phase`, `not_your_turn`, `no_choice`, `rate_limited`, `unknown_model`); the answer is
+sent when ready, without holding up the connection's other messages. One request per seat may
+be in flight.
+
+`model` picks the model of the hidden hands the advisor draws its deals from: `uniform`
+(default; every advisor) or one its `models` lists (dominoes: `behaviour:greedy`, pimc over
+the behaviour posterior, the same weighting the pimc-behaviour bot uses); anything else is
+`unknown_model`. The reply names its `model` and the deals' `ess`.
 
 Dominoes' reply keeps its shape (`moves`: every legal move ranked); another game's advice
 is its advisor's own JSON payload in `advice` (Texas 42: the bidding oracle's table while
@@ -23,7 +29,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from games.advice import AdviceRefused, Advisor
+from games.advice import UNIFORM, AdviceRefused, Advisor, models_of
 from games.interface import Game
 from games.registry import GAMES
 from games.registry import Registry as Games
@@ -66,15 +72,19 @@ def reply_of(game: Game, message: Advise, table_id: str, seat: str, seq: int,
         return AdviceMessage(
             id=message.id, table_id=table_id, seat=seat, seq=seq,
             moves=[AdviceMove(**{k: row[k] for k in _FIELDS}) for row in rows],
-            label=payload["label"], elapsed_ms=round(elapsed, 1))
+            label=payload["label"], elapsed_ms=round(elapsed, 1),
+            model=payload.get("model", UNIFORM), ess=payload.get("ess"),
+            pool=payload.get("pool"), exact_pool=payload.get("exact_pool"))
     return AdviceMessage(id=message.id, table_id=table_id, seat=seat, seq=seq, moves=[],
                          label=payload["label"], elapsed_ms=round(elapsed, 1), advice=payload)
 
 
 def dump(reply: AdviceMessage) -> str:
-    """The frame as JSON; dominoes' has no `advice` field (its shape is unchanged)."""
-    advice = getattr(reply, "advice", None)
-    return reply.model_dump_json(exclude={"advice"} if advice is None else None)
+    """The frame as JSON; dominoes' has no `advice` field, another game's none of dominoes'
+    deal-model fields unless it set them."""
+    unset = {"advice", "model", "ess", "pool", "exact_pool"}
+    return reply.model_dump_json(exclude={k for k in unset if getattr(reply, k, None) is None}
+                                 or None)
 
 
 class AdviceDesk:
@@ -102,6 +112,10 @@ class AdviceDesk:
         advisor = strategy_processes.advisor_for(game)
         if advisor is None:
             raise ProtocolError("advice_disabled", f"{game.name} offers no advice")
+        model = getattr(message, "model", UNIFORM)
+        if model not in models_of(advisor):
+            raise ProtocolError("unknown_model", f"no model {model!r} for {game.name}'s "
+                                f"advice (offered: {', '.join(models_of(advisor))})")
         events = await table.referee_log()
         state: Any = None
         for event in events:
@@ -132,13 +146,14 @@ class AdviceDesk:
         try:
             payload = await asyncio.wait_for(
                 strategy_processes.game_advice(advisor, events, seat, secrets.randbits(62),
-                                               owners=(f"table:{table_id}", asker)),
+                                               owners=(f"table:{table_id}", asker),
+                                               model=getattr(message, "model", UNIFORM)),
                 advisor.seconds + TIMEOUT_MARGIN,
             )
             elapsed = (time.monotonic() - started) * 1000.0
             reply = reply_of(game, message, table_id, seat, seq, payload, elapsed)
             log("advice", table=table_id, seat=seat, seq=seq, kind=payload.get("kind", "-"),
-                ms=round(elapsed, 1))
+                model=payload.get("model", UNIFORM), ms=round(elapsed, 1))
             send(dump(reply))
         except (strategy_processes.PoolBusy, TimeoutError) as busy:  # shared workers
             log("advice_busy", table=table_id, seat=seat, reason=str(busy) or "timeout")

@@ -1,10 +1,12 @@
-"""The strategy's bots (strategy.TABLE_BOTS: random, greedy, pimc) as table policies.
+"""The strategy's bots (strategy.TABLE_BOTS: random, greedy, pimc, pimc-behaviour) as table
+policies.
 
 A SeatBot (server/tables/bots.py) folds its seat's own events into a SeatView, exactly as a
 connection of that seat receives them (redacted by the bus), and asks its policy to `decide`
 from that view. random and greedy
-decide in-line (a fold of the seat's view and a few microseconds of rules); pimc thinks for up
-to ~0.6 s, so its decision runs in the strategy process pool (server/strategy_processes.py) with
+decide in-line (a fold of the seat's view and a few microseconds of rules); pimc and
+pimc-behaviour (pimc on deals from the behaviour posterior) think for up to ~0.6 s, so a
+decision runs in the strategy process pool (server/strategy_processes.py) with
 the seat's events as JSON-able dicts, and the event loop stays free. Should the pool fail,
 or not give the table a worker within a second (it is shared: strategy_processes.Admission),
 the bot plays the greedy move instead of stalling its table, and says so in the log.
@@ -23,8 +25,8 @@ from server.logs import log
 from strategy.bots import TABLE_BOTS, Bot, make_bot
 from strategy.view import SeatView
 
-POOLED = frozenset({"pimc"})
-"""Bots whose decisions run in the process pool."""
+POOLED = strategy_processes.POOLED_BOTS
+"""Bots whose decisions run in the process pool (the job takes the bot's name)."""
 
 class StrategySeatView(SeatView):
     """strategy's fold of a seat's view, with what a SeatBot asks of any view."""
@@ -72,7 +74,8 @@ class TablePolicy:
             table = str(getattr(view.events[0], "match_id", "?")) if view.events else "?"
             try:
                 chosen = await strategy_processes.pimc_move(
-                    events, seat, rng.getrandbits(62), owners=(f"table:{table}",))
+                    events, seat, rng.getrandbits(62), owners=(f"table:{table}",),
+                    bot=self.name)
             except strategy_processes.PoolBusy as busy:  # shared workers: never wait long
                 log("pimc_fell_back", bot=self.name, table=table, seat=seat,
                     reason=str(busy), played="greedy")
