@@ -9,9 +9,11 @@ import { DEFAULT_GAME, allRenderers, gameOf } from "./games/registry.js";
 import { getItem, heldSeats, setItem } from "./store.js";
 import { esc, setConn, toast } from "./ui.js";
 
-// Dominoes' table bots (strategy.TABLE_BOTS; pimc thinks up to ~0.6 s a move). Another game
-// names its own in its renderer's `bots` ([name, label] pairs, the default first).
-const BOTS = [["greedy", "greedy"], ["random", "random"], ["pimc", "pimc (strong, slower)"]];
+// Dominoes' table bots (strategy.TABLE_BOTS; pimc thinks up to ~0.6 s a move, pimc-behaviour
+// as long, on deals weighed by how the others played). Another game names its own in its
+// renderer's `bots` ([name, label] pairs, the default first).
+const BOTS = [["greedy", "greedy"], ["random", "random"], ["pimc", "pimc (strong, slower)"],
+  ["pimc-behaviour", "pimc-behaviour (reads how others play)"]];
 const botsOf = (renderer) => renderer.bots || BOTS;
 
 export function lobbyView(root) {

@@ -305,7 +305,9 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     app.adviceBusy = true;
     live.render();
     try {
-      app.advice = await conn.request({ type: "advise", table_id: tableId });
+      // a game with a model switch (dominoes' advice) names its model; others ask as before
+      const model = app.adviceModel && app.adviceModel !== "uniform" ? { model: app.adviceModel } : {};
+      app.advice = await conn.request({ type: "advise", table_id: tableId, ...model });
     } catch (err) {
       if (err.code === "advice_disabled") app.adviceOn = false;
       toast(`${err.code}: ${err.message}`);

@@ -3,13 +3,13 @@
 // that make moves. The shell owns the connection, the events, the beliefs and the overlay switch.
 
 import { getItem, setItem } from "../../store.js";
-import { toast } from "../../ui.js";
+import { esc, toast } from "../../ui.js";
 import { renderBoard } from "./board.js";
 import { ADVICE_LABEL, adviceLine, pct, signed, teamWords } from "./advice.js";
 import { domino } from "./draw.js";
 import { legalMoves, mustDraw, mustPass, parseTile } from "./game.js";
 import { changedBy } from "./describe.js";
-import { behaviourLayerHtml, modelSwitchHtml, renderOracle } from "./overlay.js";
+import { MODELS, behaviourLayerHtml, modelSwitchHtml, renderOracle } from "./overlay.js";
 
 // ctx: {app, me, tableId, boardEl, overlayEl, overlayOn(), askAdvice()}; `app` holds the
 // shell's state: {state, belief, timeline, adviceOn, adviceBusy, advice, conn}.
@@ -24,6 +24,9 @@ export function liveTable(ctx) {
   // The model switch (remembered): "uniform" shows the exact belief alone; a behaviour model
   // adds its estimate (an `odds` request, answered from this seat's own view) under it.
   const odds = { model: getItem("domino-oracle:model") || "uniform", answer: null, pending: false, askedSeq: -1, error: "" };
+  // The advice's own model switch (remembered apart): the deals the advisor solves come from
+  // the exact uniform posterior or the behaviour one; the shell sends it with `advise`.
+  app.adviceModel = getItem("domino-oracle:advice-model") || "uniform";
 
   // A short tone when your turn comes (the Sound switch, off by default, remembered).
   function beep() {
@@ -43,10 +46,11 @@ export function liveTable(ctx) {
     }
   }
 
-  // The advice for the position on the board, or null once the table has moved on.
+  // The advice for the position on the board under the chosen model, or null once the
+  // table has moved on (or the model was switched).
   function currentAdvice() {
     const adv = app.advice;
-    return adv && adv.seq === app.state.lastSeq ? adv : null;
+    return adv && adv.seq === app.state.lastSeq && (adv.model || "uniform") === app.adviceModel ? adv : null;
   }
 
   function hintHtml(t, adv) {
@@ -110,7 +114,7 @@ export function liveTable(ctx) {
     const replay = app.state.phase === "finished"
       ? ` <a class="button" href="#replay=${encodeURIComponent(tableId)}&perspective=${me}">Replay this match</a>` : "";
     return `<div class="controls">${draw}<button type="button" class="pass${pass ? " urgent" : ""}" ${pass ? "" : "disabled"}>` +
-      `Pass (P)</button>${adviceButtonHtml()}${ov}` +
+      `Pass (P)</button>${adviceButtonHtml()}${adviceModelHtml()}${ov}` +
       `<button type="button" class="sound-toggle" aria-pressed="${soundOn()}" title="a short tone when your turn comes">Sound</button>` +
       `${replay}</div>${chooserHtml()}${adviceBoxHtml()}`;
   }
@@ -125,13 +129,34 @@ export function liveTable(ctx) {
       `title="Rank my legal moves: ${ADVICE_LABEL}">${app.adviceBusy ? "Thinking…" : "Advice (A)"}</button>`;
   }
 
+  // "Deals from: Uniform | Behaviour (greedy)", beside the Advice button.
+  function adviceModelHtml() {
+    if (!me || !app.adviceOn) return "";
+    const buttons = MODELS.map((m) =>
+      `<button type="button" data-advice-model="${m.name}" aria-pressed="${m.name === app.adviceModel}"` +
+      `${m.name === app.adviceModel ? ` style="font-weight:700;outline:2px solid #b45309"` : ""}>${m.label}</button>`).join("");
+    return `<span class="advice-model" role="group" aria-label="which model the advice draws its deals from">` +
+      `<span class="muted">Advice deals:</span> ${buttons}</span>`;
+  }
+
+  // What the advice's deals assume, and how many they are worth.
+  function adviceModelLine(adv) {
+    const model = adv.model || "uniform";
+    const worth = model === "uniform"
+      ? `${adv.moves[0] ? adv.moves[0].samples : 0} deals drawn uniformly from those consistent with your view`
+      : `${adv.moves[0] ? adv.moves[0].samples : 0} deals resampled from ${adv.pool} weighed` +
+        `${adv.exact_pool ? " (every consistent deal)" : ""}, worth an effective sample of ${Number(adv.ess).toFixed(1)}` +
+        ` — each other player taken to play as the greedy bot scores its moves`;
+    return `<p class="advice-model-line" data-model="${esc(model)}" data-ess="${adv.ess ?? ""}"><b>model: ${esc(model)}</b> · ${worth}</p>`;
+  }
+
   function adviceBoxHtml() {
     const adv = currentAdvice();
     if (!me || !app.adviceOn || (!adv && !app.adviceBusy)) return "";
     const body = adv
-      ? `<ol class="advice-list">${adv.moves.map((m, i) => `<li class="${i === 0 ? "best" : ""}">${adviceLine(m, i, app.state)}</li>`).join("")}</ol>`
-      : `<p class="muted">Sampling deals consistent with what you have seen…</p>`;
-    return `<section class="advice-box" aria-label="move advice" data-seq="${adv ? adv.seq : ""}">` +
+      ? adviceModelLine(adv) + `<ol class="advice-list">${adv.moves.map((m, i) => `<li class="${i === 0 ? "best" : ""}">${adviceLine(m, i, app.state)}</li>`).join("")}</ol>`
+      : `<p class="muted">Sampling deals consistent with what you have seen${app.adviceModel === "uniform" ? "" : ", weighed by how the others played"}…</p>`;
+    return `<section class="advice-box" aria-label="move advice" data-seq="${adv ? adv.seq : ""}" data-model="${adv ? esc(adv.model || "uniform") : ""}">` +
       `<p class="advice-label"><b>Advice</b> · <span class="label">${ADVICE_LABEL}</span>: each sampled deal is ` +
       `solved with every hand open, so the figures (${teamWords(app.state)}) are better than real play ` +
       `can expect — use them to rank moves.</p>` +
@@ -285,6 +310,15 @@ export function liveTable(ctx) {
     if (e.target.closest("button.pass")) return void pass() || true;
     if (e.target.closest("button.draw")) return void draw() || true;
     if (e.target.closest("button.advise")) return void ctx.askAdvice() || true;
+    const modelBtn = e.target.closest(".advice-model [data-advice-model]");
+    if (modelBtn) {
+      if (modelBtn.dataset.adviceModel !== app.adviceModel) {
+        app.adviceModel = modelBtn.dataset.adviceModel;
+        setItem("domino-oracle:advice-model", app.adviceModel);
+        render(); // the advice shown was another model's: ask again (A)
+      }
+      return true;
+    }
     if (e.target.closest("button.sound-toggle")) {
       setItem("domino-oracle:sound", soundOn() ? "off" : "on");
       render();
