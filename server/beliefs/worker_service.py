@@ -281,6 +281,9 @@ class InferenceService:
             self.tables.move_to_end(table_id)
             tables.touched = time.monotonic()
             if not tables.broken and (seq > tables.published or again):
+                if again and 0 < seq <= tables.folded:  # folded already: publish, no read
+                    self._publish(tables, [], seq)
+                    continue
                 carried = self._take_carried(table_id, tables.folded, seq)
                 if carried is None:
                     wanted[table_id] = tables.folded

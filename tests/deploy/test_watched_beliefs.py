@@ -107,3 +107,6 @@ async def test_beliefs_for_watched_audiences_and_late_watchers_reach_the_head(
     folds, skipped = int(stopped.group(1)), int(stopped.group(2))
     assert folds >= 5 * head  # every audience folded, bots' seats and the public included
     assert skipped >= 3, (folds, skipped)  # but the bots' seats were never snapshotted
+    reads = re.search(r"event=worker_stopped .*? reads=(\d+)", worker_log.read_text())
+    assert reads and int(reads.group(1)) == 0, reads  # a re-ask for a seq it had folded
+    # (a watcher arriving) is answered from memory: the notifications carried every event
