@@ -61,6 +61,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="with --pace: stop ramping here (default: %(default)s)")
     parser.add_argument("--window", type=float, default=15.0,
                         help="with --pace: seconds measured per step (default: %(default)s)")
+    parser.add_argument("--settle", type=float, metavar="SECONDS",
+                        help="with --pace: seconds after a step's tables are seated before "
+                             "its window (default: two think times, 2 s to --window)")
     parser.add_argument("--both-modes", action="store_true",
                         help="with --mqtt: run each table count in the one-process mode too")
     parser.set_defaults(handler=run)
@@ -107,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
             return asyncio.run(run_paced(
                 url, args.pace, start_tables=tables, ramp=args.ramp,
                 max_tables=args.max_tables, window=args.window, spectators=args.spectators,
-                variant=args.variant, worker_pids=worker_pids, options=options))
+                variant=args.variant, worker_pids=worker_pids, options=options,
+                settle=args.settle))
         return asyncio.run(run_load(url, tables, args.spectators, args.seconds,
                                     variant=args.variant, options=options))
 

@@ -361,20 +361,40 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
     }
 
 
+LAG_TICK = 0.05
+"""Seconds between the generator's loop-lag samples during a paced ramp."""
+IDLE_WINDOW = 10.0
+"""Seconds the workers' CPU is measured with no table open, before a paced ramp: their fixed
+cost per second, subtracted (and stated as such) beside each step's raw CPU per event."""
 ACK_BOUND_MS = 50.0
 BELIEF_BOUND_MS = 100.0
 """The bounds a paced ramp holds: play -> ack p99 and play -> all beliefs p99."""
 
 
 def process_cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU of these processes so far (Linux /proc; 0 for any that is gone)."""
+    """CPU time of these processes so far (Linux /proc; 0 for any that is gone): the
+    nanoseconds on CPU of each live thread (schedstat), else user + system in clock ticks
+    (10 ms: too coarse for an idle worker's ~1 ms per second)."""
     tick = os.sysconf("SC_CLK_TCK")
-    total = 0
+    total = 0.0
     for pid in pids:
         with contextlib.suppress(OSError, IndexError, ValueError):
+            tasks = list(Path(f"/proc/{pid}/task").iterdir())
+            total += sum(int((task / "schedstat").read_text().split()[0])
+                         for task in tasks) / 1e9
+            continue
+        with contextlib.suppress(OSError, IndexError, ValueError):
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / tick
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+def settle_time(pace: float, window: float) -> float:
+    """Seconds between a step's tables all seated and its window: the seating rush (every
+    new table's create, joins, deal and first beliefs at once) is the ramp's artifact, not
+    the steady load the step measures. Two think times, so each new table's first move has
+    been played; at least 2 s, at most the window."""
+    return min(window, max(2.0, 2 * pace))
 
 
 def _window(values: list[float], start: int) -> float:
@@ -386,7 +406,8 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
                     variant: str = DEFAULT_VARIANT, games: Registry = GAMES, target: int = 100,
                     ack_bound: float = ACK_BOUND_MS, belief_bound: float = BELIEF_BOUND_MS,
                     worker_pids: list[int] | None = None,
-                    options: dict[str, Any] | None = None) -> dict[str, Any]:
+                    options: dict[str, Any] | None = None,
+                    settle: float | None = None) -> dict[str, Any]:
     """Capacity at human pace: tables whose seats think `pace` seconds on average (seeded
     exponential times) are added in steps (x`ramp`) until a `window` of play breaks a bound
     (play -> ack p99 > `ack_bound` ms, or play -> all beliefs p99 > `belief_bound` ms) or
@@ -395,6 +416,8 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
     and RSS (/healthz) and this load generator's own CPU, both as a share of one core, and
     with `worker_pids` (the deployment's workers) their CPU per event within the window."""
     health = health_url(url)
+    if settle is None:
+        settle = settle_time(pace, window)
     seats = len(table_seats(games.game_of_variant(variant), variant, options))
     figures = Figures()
     figures.started = time.monotonic()
@@ -404,6 +427,21 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
     steps: list[dict[str, Any]] = []
     tables = 0
     level = max(1, start_tables)
+    idle_ms_per_s = None
+    if worker_pids:  # the workers' fixed cost (lease rounds, keep-alives), before any table
+        idle_at, idle_wall = process_cpu_seconds(worker_pids), time.monotonic()
+        await asyncio.sleep(IDLE_WINDOW)
+        idle_ms_per_s = (process_cpu_seconds(worker_pids) - idle_at) * 1000 \
+            / (time.monotonic() - idle_wall)
+    lags: list[float] = []
+
+    async def lag() -> None:  # this generator's own event-loop lag (its share of the latency)
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(LAG_TICK)
+            lags.append((time.perf_counter() - asked - LAG_TICK) * 1000)
+
+    lagging = asyncio.create_task(lag())
     try:
         while True:
             seated = [asyncio.Event() for _ in range(level - tables)]
@@ -419,9 +457,10 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
                 waiting.cancel()
                 error = None if failed[0].cancelled() else failed[0].exception()
                 raise RuntimeError(f"a table stopped while seating: {error!r}")
-            await asyncio.sleep(min(2.0, window / 4))  # first moves after the seating rush
+            await asyncio.sleep(settle)  # the new tables' first moves, after the seating rush
             ack_at, belief_at, moves_at = len(figures.ack_ms), len(figures.belief_ms), \
                 figures.moves
+            lag_at = len(lags)
             server_at = await asyncio.to_thread(fetch_health, health)
             workers_at = process_cpu_seconds(worker_pids or [])
             cpu_at, wall_at = time.process_time(), time.monotonic()
@@ -442,10 +481,14 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
                 "generator_cpu_pct": round(100 * (time.process_time() - cpu_at) / wall, 1),
                 "server_rss_mb": round(server.get("rss_bytes", 0) / 2**20, 1),
                 "server_loop_lag_ms": server.get("loop_lag_ms"),
+                "generator_loop_lag_p99_ms": _window(lags, lag_at),
                 "events": events,
             }
             if worker_pids:
                 step["worker_cpu_ms_per_event"] = round(workers_cpu * 1000 / events, 3) \
+                    if events else None
+                busy = workers_cpu * 1000 - (idle_ms_per_s or 0.0) * wall
+                step["worker_cpu_ms_per_event_less_idle"] = round(busy / events, 3) \
                     if events else None
             step["held"] = step["ack_p99_ms"] <= ack_bound and \
                 step["beliefs_p99_ms"] <= belief_bound
@@ -454,6 +497,7 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
                 break
             level = min(max_tables, max(tables + 1, round(tables * ramp)))
     finally:
+        lagging.cancel()
         deadline.at = 0.0  # every seat stops at its next look at the clock
         await asyncio.gather(*tasks, return_exceptions=True)
     after = await asyncio.to_thread(fetch_health, health)
@@ -466,6 +510,7 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
     return {
         "variant": variant,
         "pace_s": pace,
+        "settle_s": settle,
         "ack_bound_ms": ack_bound,
         "belief_bound_ms": belief_bound,
         "max_tables_held": best["tables"] if best else 0,
@@ -474,6 +519,7 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
         "server_rss_per_table_kb": round(growth / best["tables"], 1) if best else None,
         "server_rss_per_connection_kb": round(growth / best["connections"], 1) if best else None,
         "server_events": after.get("events", 0) - before.get("events", 0),
+        "worker_idle_cpu_ms_per_s": None if idle_ms_per_s is None else round(idle_ms_per_s, 3),
         "steps": steps,
     }
 
@@ -483,21 +529,26 @@ def paced_report(figures: dict[str, Any]) -> str:
         f"{figures['variant']}: think time {figures['pace_s']} s (exponential mean); bounds "
         f"ack p99 <= {figures['ack_bound_ms']} ms, beliefs p99 <= {figures['belief_bound_ms']} ms",
         f"{'tables':>7}{'conns':>7}{'moves/s':>9}{'ack p99':>9}{'bel p99':>9}"
-        f"{'srv cpu%':>9}{'gen cpu%':>9}{'rss MB':>8}  held",
+        f"{'srv cpu%':>9}{'gen cpu%':>9}{'gen lag':>8}{'rss MB':>8}  held",
     ]
     for step in figures["steps"]:
         lines.append(
             f"{step['tables']:>7}{step['connections']:>7}{step['moves_per_s']:>9}"
             f"{step['ack_p99_ms']:>9}{step['beliefs_p99_ms']:>9}{step['server_cpu_pct']:>9}"
-            f"{step['generator_cpu_pct']:>9}{step['server_rss_mb']:>8}  "
+            f"{step['generator_cpu_pct']:>9}{step['generator_loop_lag_p99_ms']:>8}"
+            f"{step['server_rss_mb']:>8}  "
             f"{'yes' if step['held'] else 'no'}"
-            + (f"  workers {step['worker_cpu_ms_per_event']} ms CPU/event"
+            + (f"  workers {step['worker_cpu_ms_per_event']} ms CPU/event "
+               f"({step.get('worker_cpu_ms_per_event_less_idle')} less idle)"
                if step.get("worker_cpu_ms_per_event") is not None else ""))
     lines.append(
         f"held {figures['max_tables_held']} tables ({figures['max_connections_held']} "
         f"connections); stopped by {figures['stopped_by']}; server memory "
         f"{figures['server_rss_per_table_kb']} KB per table, "
         f"{figures['server_rss_per_connection_kb']} KB per connection")
+    if figures.get("worker_idle_cpu_ms_per_s") is not None:
+        lines.append(f"workers idle (no table, {IDLE_WINDOW:g} s before the ramp): "
+                     f"{figures['worker_idle_cpu_ms_per_s']} ms CPU per second, all together")
     if figures.get("worker_cpu_ms_per_event") is not None:
         lines.append(f"workers: {figures['worker_cpu_ms_per_event']} ms CPU per event, "
                      f"{figures['worker_folds_per_event']} folds per event "
