@@ -103,15 +103,20 @@ class Child:
             self._flushing = True
             asyncio.get_running_loop().call_soon(self._flush)
 
-    def _flush(self) -> None:
+    def _flush(self, then: Any = None) -> None:
+        """The beliefs made so far (and `then`, after them) in one write."""
         self._flushing = False
+        out = b""
         if self._beliefs:
             beliefs, self._beliefs = self._beliefs, []
-            self.writer.write(encode(("beliefs", beliefs)))
+            out = encode(("beliefs", beliefs))
+        if then is not None:
+            out += encode(then)
+        if out:
+            self.writer.write(out)
 
     def send(self, message: Any) -> None:
-        self._flush()  # in order: beliefs already made go first
-        self.writer.write(encode(message))
+        self._flush(message)  # in order: beliefs already made go first
 
     def batch(self, items: list[Any], watched: dict[tuple[str, str], bool]) -> None:
         for key, on in watched.items():
@@ -119,12 +124,17 @@ class Child:
                 self.bus.watched.add(key)
             else:
                 self.bus.watched.discard(key)
+        parsed: dict[int, Any] = {}
+        """Events by id(frame): most events look the same to every audience, the server
+        sends the one frame object for all of them, and unpickling keeps it one object."""
         for item in items:
             kind = item[0]
             if kind == "event":
                 _, table_id, audience, frame, stamp = item
-                game = self.tables[table_id][0].game
-                event = game.parse_event(from_json(frame)["event"])
+                event = parsed.get(id(frame))
+                if event is None:
+                    game = self.tables[table_id][0].game
+                    event = parsed[id(frame)] = game.parse_event(from_json(frame)["event"])
                 self.bus.publish(Envelope(table_id, audience, "event", event.seq, frame,
                                           event, stamp))
             elif kind == "open":
