@@ -204,6 +204,23 @@ async def _seat(
     return True
 
 
+def time_beliefs_on_arrival(client: DominoClient, table_id: str, tracker: BeliefTracker,
+                            seat: str) -> None:
+    """Give `tracker` each of the seat's beliefs for `table_id` as it arrives, not when the
+    seat's loop next reads its feed: a seat awaiting its own move's ack read a belief that
+    came meanwhile only after the ack, so a belief ~30 ms behind the commit was recorded up
+    to an ack time late (the deployment's beliefs; in one process they beat the next move).
+    Every message still goes to the feed, as before."""
+    feed = client.feed
+
+    def arrived(message: object) -> None:
+        if isinstance(message, BeliefMessage) and message.table_id == table_id:
+            tracker.belief(seat, message.seq)
+        feed.put_nowait(message)  # type: ignore[arg-type]
+
+    client.on_message = arrived  # type: ignore[assignment]
+
+
 async def settle_beliefs(
     clients: list[DominoClient], seats: tuple[str, ...], table_id: str, tracker: BeliefTracker,
     wait: float,
@@ -252,6 +269,8 @@ async def _table(url: str, spectators: int, figures: Figures, deadline: Deadline
             for seat, client in zip(seats, clients, strict=True):
                 await _paced(figures, partial(client.join, table_id, seat, name=f"load-{seat}"))
             tracker.reset()
+            for seat, client in zip(seats, clients, strict=True):
+                time_beliefs_on_arrival(client, table_id, tracker, seat)
             if seated is not None:
                 seated.set()
             done = await asyncio.gather(
