@@ -43,9 +43,18 @@ def decode(code: int, m: int) -> tuple[int, ...]:
     return tuple((code >> (BITS * i)) & FIELD for i in range(m))
 
 
-@lru_cache(maxsize=4096)
 def splits(mask: int, n: int, caps: tuple[int, ...]) -> tuple[Split, ...]:
-    """Every way to hand n interchangeable tiles to the holders in `mask`, within `caps`."""
+    """Every way to hand n interchangeable tiles to the holders in `mask`, within `caps`.
+
+    Only the caps of the holders in `mask`, each up to n, matter: the cache is keyed by
+    those, so positions whose other counts differ share one list.
+    """
+    return _splits(mask, n, tuple([min(c, n) if mask >> i & 1 else 0
+                                   for i, c in enumerate(caps)]))
+
+
+@lru_cache(maxsize=4096)
+def _splits(mask: int, n: int, caps: tuple[int, ...]) -> tuple[Split, ...]:
     members = [i for i in range(len(caps)) if mask >> i & 1]
     out: list[Split] = []
     vector = [0] * len(caps)
@@ -97,6 +106,25 @@ def compositions(n: int, caps: list[int] | tuple[int, ...]):
         yield from rec(0, n)
 
 
+Memo = dict[tuple[tuple[int, ...], tuple[int, ...]], int]
+_MEMOS: dict[tuple, Memo] = {}
+MEMOS_KEPT = 2048
+"""Tails' memos kept (all dropped when there are more): N depends only on which atoms each
+inner class covers and the class sizes, so positions of one hand share their tails' sums (a
+draw rarely changes that shape). Plain dict operations only: the inference thread and the
+loop may both count."""
+
+
+def _shared_memo(shape: tuple) -> Memo:
+    """The memo of N for tails of this shape, shared by every position that has one."""
+    memo = _MEMOS.get(shape)
+    if memo is None:
+        if len(_MEMOS) >= MEMOS_KEPT:
+            _MEMOS.clear()
+        memo = _MEMOS.setdefault(shape, {})
+    return memo
+
+
 class Tail:
     """The widest class F and the classes T inside it, summed in closed form.
 
@@ -130,7 +158,7 @@ class Tail:
         self.base = 1
         for _, n in classes:
             self.base *= FACT[n]
-        self.memo: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        self.memo = _shared_memo((tuple(map(tuple, self.class_atoms)), self.sizes))
 
     def atom_sums(self, q: list[int] | tuple[int, ...]) -> tuple[int, ...]:
         return tuple(sum(q[h] for h in members) for members in self.atoms)
