@@ -103,8 +103,10 @@ class ProcessBelief:
             self.unsubscribe = None
 
     def refresh(self) -> None:
-        """Someone started listening: the process publishes a belief now if it is stale."""
-        if not self.broken and not self.closed:
+        """Someone started listening: if the retained belief is stale (events were folded
+        there unwatched), the process is asked for the head's; else the next batch carries
+        the new watcher anyway."""
+        if self.stale and not self.broken and not self.closed:
             self.shard.queue(("refresh", self.table_id, self.observer),
                              (self.table_id, self.observer))
 
