@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import pickle
 import socket
 import time
 from collections.abc import Mapping
@@ -339,6 +340,11 @@ class ProcessInference:
     def __init__(self, bus: Bus, metrics: Metrics, processes: int, games: Registry) -> None:
         if processes < 1:
             raise ValueError("process inference needs at least one process")
+        try:  # the registry travels to each process: refuse now, not after a 60 s wait
+            pickle.dumps(games)
+        except Exception as error:
+            raise ValueError(f"the games registry cannot be sent to an inference process "
+                             f"({error}): serve with --inference-processes 0") from error
         self.bus = bus
         self.metrics = metrics
         self.games = games
