@@ -726,15 +726,17 @@ def _solve(masks: dict[Tile, int], owner: list[str], size: list[int],
         for mask, now_mask in closed.items():
             if now_mask & (now_mask - 1) and now_mask & full:
                 closed[mask] = now_mask & ~full
-    free_masks = [m for m in set(closed.values()) if m & (m - 1)]
-    groups: dict[tuple, list[int]] = {}
-    for j in range(n_raw):
-        if j:
-            bit = 1 << j
-            key: tuple = (owner[j], frozenset(m for m in free_masks if m & bit))
-        else:
-            key = (POOL,)
-        groups.setdefault(key, []).append(j)
+    entered = [0] * n_raw  # per raw holder: which free masks (by index) may enter it
+    for index, free in enumerate({m for m in closed.values() if m & (m - 1)}):
+        j = 0
+        while free:
+            if free & 1:
+                entered[j] |= 1 << index
+            free >>= 1
+            j += 1
+    groups: dict[tuple, list[int]] = {(POOL,): [0]}
+    for j in range(1, n_raw):
+        groups.setdefault((owner[j], entered[j]), []).append(j)
     dropped = 0  # raw holders filled by the tiles only they can take: out of the position
     if condition is None:
         for members in groups.values():
