@@ -11,6 +11,7 @@ Figures, not assertions (timing depends on the machine and its load).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
@@ -76,7 +77,10 @@ def _matches(count: int, rng: random.Random, seed: int, reshuffled: bool) -> lis
     return kept
 
 
-def run(matches: int, seed: int, reshuffled: bool = False) -> str:
+def run(matches: int, seed: int, reshuffled: bool = False, only: int | None = None,
+        records: list[dict[str, Any]] | None = None) -> str:
+    """The table; `only`: time just that match of the seeded sequence; `records`: filled
+    with one dict per update (for an A/B driver alternating two checkouts match by match)."""
     rng = random.Random(seed)
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
     old_times: dict[tuple[str, str], list[float]] = defaultdict(list)
@@ -84,7 +88,10 @@ def run(matches: int, seed: int, reshuffled: bool = False) -> str:
     old_exact = 0
     bars: list[float] = []
     seed_gap: dict[str, list[float]] = defaultdict(list)
-    for events in _matches(matches, rng, seed, reshuffled):
+    played = _matches(matches, rng, seed, reshuffled)
+    for m, events in enumerate(played):
+        if only is not None and m != only:
+            continue
         for observer in ("S", "N", SPECTATOR):
             belief = UnoBelief(observer, VARIANT)
             approx = SeedBelief(observer) if observer != SPECTATOR else None
@@ -104,7 +111,8 @@ def run(matches: int, seed: int, reshuffled: bool = False) -> str:
                 group = _group(belief, event)
                 times[(view, group)].append(spent)
                 started = time.process_time()
-                old_exact += _old_rule(belief)
+                was_exact = _old_rule(belief)
+                old_exact += was_exact
                 old_times[(view, group)].append(applied + time.process_time() - started)
                 status = snapshot["status"]
                 if status == "exact" and "blocks" in snapshot["arithmetic"]:
@@ -112,6 +120,11 @@ def run(matches: int, seed: int, reshuffled: bool = False) -> str:
                 statuses[status] += 1
                 if status == "estimate":
                     bars.append(snapshot["error_95"])
+                if records is not None:
+                    records.append({"match": m, "view": view, "group": group, "ms": 1000 * spent,
+                                    "status": status, "error_95": snapshot.get("error_95"),
+                                    "ess": snapshot.get("ess"), "samples": snapshot.get("samples"),
+                                    "old_exact": was_exact})
                 if getattr(seen, "seat", None) in belief.ledger.unknown:
                     after_draw = seen.type == "cards_drawn" and not seen.penalty
                 if approx is not None and snapshot["status"] == "exact":
@@ -139,7 +152,8 @@ def run(matches: int, seed: int, reshuffled: bool = False) -> str:
                  f"else relaxed): {old_exact} ({old_exact / total:.1%})")
     if bars:
         lines.append(f"estimates: {len(bars)} updates, largest 95% half-width per update "
-                     f"p50 {statistics.median(bars):.3f}, max {max(bars):.3f}")
+                     f"p50 {statistics.median(bars):.3f}, p90 {_percentile(bars, 0.9):.3f}, "
+                     f"max {max(bars):.3f}")
     lines.append("seed 004's update vs exact, max |P(holds >= 1)| gap over kinds, per position:")
     for where, gaps in sorted(seed_gap.items()):
         lines.append(f"  {where:34} {len(gaps):5d} positions  mean {statistics.mean(gaps):.3f}"
@@ -153,8 +167,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only-reshuffled", action="store_true",
                         help="time only matches whose deck ran out (long draw sequences)")
+    parser.add_argument("--only", type=int, default=None,
+                        help="time only this match (0-based) of the seeded sequence")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON line per update instead of the table")
     args = parser.parse_args()
-    print(run(args.matches, args.seed, args.only_reshuffled))
+    records: list[dict[str, Any]] = []
+    table = run(args.matches, args.seed, args.only_reshuffled, args.only, records)
+    if args.json:
+        for record in records:
+            print(json.dumps(record))
+    else:
+        print(table)
 
 
 if __name__ == "__main__":

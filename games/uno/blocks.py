@@ -68,7 +68,7 @@ class BlockProgramme:
     """Forward and backward passes over kinds; states are block fills (dicts, sparse)."""
 
     def __init__(self, position: Position, budget: int | None = None,
-                 order: str = "last") -> None:
+                 order: str | Sequence[str] = "last", count: bool = True) -> None:
         self.position = position
         self.owners = position.owners()
         columns = position.columns
@@ -93,19 +93,25 @@ class BlockProgramme:
         played = {s.kind for t in position.timelines.values() for s in t if s.what == "play"}
         self.played = played
         self.last = last
-        self.kinds = _order(self, present, order)
-        self.layers = [self._layer(self.kinds[i:]) for i in range(len(self.kinds) + 1)]
-        self.options = [self._options(i) for i in range(len(self.kinds))]
-        self.merge = [self._merge(i) for i in range(len(self.kinds))]
+        self.kinds = _order(self, present, order) if isinstance(order, str) else \
+            [k for k in order if k in set(present)]
+        # layers, options and merges are built as the walk reaches them (an over-budget walk
+        # stops early, before the later kinds' options are enumerated)
+        self.layers = [self._layer(self.kinds)]
+        self.options: list[list[_Option]] = []
+        self.merge: list[list[int]] = []
         self.forward: list[dict[tuple[int, ...], int]] = [{(0,) * len(self.layers[0].blocks): 1}]
         self.states = 1
+        if not count:
+            return
         for i in range(len(self.kinds)):
+            self.reach(i)
             nxt: dict[tuple[int, ...], int] = defaultdict(int)
-            for state, count in self.forward[-1].items():
+            for state, n in self.forward[-1].items():
                 for option in self.options[i]:
                     moved = self._step(i, state, option)
                     if moved is not None:
-                        nxt[moved[0]] += count * moved[1]
+                        nxt[moved[0]] += n * moved[1]
             self.forward.append(dict(nxt))
             self.states = max(self.states, len(nxt))
             if budget is not None and len(nxt) > budget:
@@ -127,11 +133,23 @@ class BlockProgramme:
                     here[state] = w
             self.backward.append(here)
         self.backward.reverse()
+        self.total = slots // self.batch_ways()
+        """Labelled assignments to batches (as sets), as counting.Programme counts them."""
+
+    def batch_ways(self) -> int:
+        """prod (batch size)!: slot counts over this are counts of batches as sets."""
         ways = 1
         for c in self.hand:
-            ways *= math.factorial(columns[c].size)
-        self.total = slots // ways
-        """Labelled assignments to batches (as sets), as counting.Programme counts them."""
+            ways *= math.factorial(self.position.columns[c].size)
+        return ways
+
+    def reach(self, i: int) -> None:
+        """Build layer i+1, kind i's options and layer i's merge into i+1 (once)."""
+        while len(self.options) <= i:
+            j = len(self.options)
+            self.layers.append(self._layer(self.kinds[j + 1:]))
+            self.options.append(self._options(j))
+            self.merge.append(self._merge(j))
 
     # -- layout ------------------------------------------------------------------------------
     def _layer(self, remaining: Sequence[str]) -> _Layer:
@@ -156,12 +174,24 @@ class BlockProgramme:
         return [new.of[old.first[b]] for b in range(len(old.blocks))]
 
     def _options(self, i: int) -> list[_Option]:
-        kind, layer = self.kinds[i], self.layers[i]
+        return self._options_of(self.kinds[i], self.layers[i])
+
+    def _options_of(self, kind: str, layer: _Layer) -> list[_Option]:
+        """Kind's options on a layer (cached: the greedy order asks again while the blocks
+        stay the same)."""
+        key = (kind, layer.blocks)
+        cache = self.__dict__.setdefault("_cache", {})
+        if key not in cache:
+            cache[key] = self._enumerate(kind, layer)
+        return cache[key]
+
+    def _enumerate(self, kind: str, layer: _Layer) -> list[_Option]:
         position = self.position
         per_source = []
         for s, totals in enumerate(position.sources):
             u = totals.get(kind, 0)
-            idx = [b for b, key in enumerate(layer.blocks) if key[1] == s]
+            idx = [b for b, key in enumerate(layer.blocks)
+                   if key[1] == s and self._may_hold(kind, key[0], layer.first[b])]
             caps = [min(u, layer.capacity[b]) for b in idx]
             if s == self.deck_source:
                 caps.append(u)
@@ -188,6 +218,18 @@ class BlockProgramme:
                 base = math.prod(part[1] for part in combo)
                 options.append(_Option(takes, base, tuple(held), sum(p[2] for p in combo)))
         return options
+
+    def _may_hold(self, kind: str, owner: int, column: int) -> bool:
+        """Whether a copy of `kind` may sit in `column` at all: the next check of the kind on
+        its owner's timeline after the draw must be a play of it (a 'nothing to play' check
+        there would see the copy), or there is none. Necessary for every row; it prunes the
+        compositions before each row is checked in full."""
+        after = self.at[column]
+        for p in self.checks.get((owner, kind), ()):
+            if p > after:
+                step = self.position.timelines[self.owners[owner]][p]
+                return step.what == "play" and step.kind == kind
+        return True
 
     def _step(self, i: int, state: tuple[int, ...], option: _Option
               ) -> tuple[tuple[int, ...], int] | None:
@@ -262,7 +304,6 @@ class BlockProgramme:
             raise Infeasible("no assignment of the hidden cards fits the history")
         columns = self.position.columns
         free = {c: columns[c].size for c in self.hand}
-        deck_column = len(columns) - 1
         rows: dict[str, list[int]] = {}
         state = next(iter(self.forward[0]))
         for i, kind in enumerate(self.kinds):
@@ -281,16 +322,23 @@ class BlockProgramme:
                     break
                 pick -= entry[0]
             _, option, state = chosen
-            row = [0] * len(columns)
-            layer = self.layers[i]
-            for b, x in option.takes:
-                slots = [c for c in self.hand if layer.of[c] == b for _ in range(free[c])]
-                for c in rng.sample(slots, x):
-                    row[c] += 1
-                    free[c] -= 1
-            row[deck_column] = option.deck
-            rows[kind] = row
+            rows[kind] = self.place(i, option, free, rng)
         return rows
+
+    def place(self, i: int, option: _Option, free: dict[int, int], rng: random.Random
+              ) -> list[int]:
+        """Kind i's row (copies per column, the deck last) for `option`: which free slots of
+        each block it takes, uniformly (the slot count weighs every choice alike); `free`
+        (hand column -> free slots) is updated."""
+        row = [0] * len(self.position.columns)
+        layer = self.layers[i]
+        for b, x in option.takes:
+            slots = [c for c in self.hand if layer.of[c] == b for _ in range(free[c])]
+            for c in rng.sample(slots, x):
+                row[c] += 1
+                free[c] -= 1
+        row[-1] = option.deck
+        return row
 
 
 def _order(prog: BlockProgramme, present: list[str], order: str) -> list[str]:
@@ -302,4 +350,23 @@ def _order(prog: BlockProgramme, present: list[str], order: str) -> list[str]:
     if order == "played-first":
         return [k for k in by_last if k in prog.played] + \
             [k for k in by_last if k not in prog.played]
+    if order == "played-last":
+        return [k for k in by_last if k not in prog.played] + \
+            [k for k in by_last if k in prog.played]
+    if order == "fewest":
+        return _fewest_first(prog, by_last)
     raise ValueError(f"no order {order!r}")
+
+
+def _fewest_first(prog: BlockProgramme, by_last: list[str]) -> list[str]:
+    """Greedy: next the kind with the fewest ways to sit in the current layer's blocks (ties:
+    latest last check first). Kinds that can sit in few places leave the frontier small."""
+    remaining = list(by_last)
+    chosen: list[str] = []
+    while remaining:
+        layer = prog._layer(remaining)
+        best = min(remaining, key=lambda k: (len(prog._options_of(k, layer)),
+                                             remaining.index(k)))
+        chosen.append(best)
+        remaining.remove(best)
+    return chosen

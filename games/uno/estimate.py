@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.uno.blocks import BlockProgramme, OverBudget
@@ -33,7 +34,8 @@ class Draws:
     relaxed_until: int
 
 
-def relaxed_blocks(ledger: Ledger, budget: int) -> tuple[Position, int, BlockProgramme] | None:
+def relaxed_blocks(ledger: Ledger, budget: int, order: str | Sequence[str] = "last"
+                   ) -> tuple[Position, int, BlockProgramme] | None:
     """The least relaxed position (oldest checks dropped first) whose block count fits
     `budget` states, found by bisection over how many draws are relaxed; None if even the
     most relaxed one does not fit."""
@@ -45,7 +47,7 @@ def relaxed_blocks(ledger: Ledger, budget: int) -> tuple[Position, int, BlockPro
         mid = (low + high) // 2
         position = ledger.position(relax_until=draws[mid])
         try:
-            found = (position, draws[mid], BlockProgramme(position, budget=budget))
+            found = (position, draws[mid], BlockProgramme(position, budget=budget, order=order))
             high = mid - 1
         except OverBudget:
             low = mid + 1
@@ -164,3 +166,147 @@ def summarise(draws: Draws, holders: list[str], kinds: tuple[str, ...]) -> dict:
     worst = max((e for row in errors.values() for e in row.values()), default=wilson(0.0, n))
     return {"marginals": marginals, "expected": expected, "marginal_error_95": errors,
             "expected_error_95": expected_errors, "error_95": worst}
+
+
+@dataclass
+class Weighted:
+    """Paths of the importance sampler: the draws with their log weights (dead paths, weight
+    0, are left out of `draws` but counted in `paths`)."""
+
+    draws: list[tuple[dict[str, Counter[str]], Counter[str]]]
+    log_weights: list[float]
+    paths: int
+    relaxed_until: int
+    guide_states: int
+
+    def normalised(self) -> list[float]:
+        if not self.log_weights:
+            return []
+        top = max(self.log_weights)
+        raw = [math.exp(x - top) for x in self.log_weights]
+        total = sum(raw)
+        return [w / total for w in raw]
+
+    def ess(self) -> float:
+        """Kish's effective sample size, (sum w)^2 / sum w^2."""
+        weights = self.normalised()
+        return 1.0 / sum(w * w for w in weights) if weights else 0.0
+
+
+def importance(ledger: Ledger, rng: random.Random, paths: int, guide_budget: int,
+               order: str | Sequence[str] = "fewest") -> Weighted | None:
+    """Sequential importance sampling through the real history's block walk.
+
+    The guide is the block count of the least relaxed position within `guide_budget` states
+    (oldest 'nothing to play' checks dropped). The walk goes over the *real* position's
+    kinds in the guide's order, from one block fill to the next by the real options only (so
+    every check holds on every path), choosing kind i's option o with probability
+    proportional to w(o) * h(next), h the guide's backward count at the real fill summed into
+    the guide's blocks (every real block lies inside one guide block, and the guide is a
+    relaxation, so h > 0 wherever the real walk can still finish). A path's weight is
+    prod_i Z_i / h(s_{i+1}) with Z_i the sum over kind i's options: its expectation is the real
+    slot count, so weighted draws estimate the real posterior (exactly when h is exact).
+    None when even the most relaxed guide is over its budget."""
+    full = ledger.position()
+    walk = BlockProgramme(full, order=order, count=False)
+    found = relaxed_blocks(ledger, guide_budget, walk.kinds)
+    if found is None:
+        return None
+    loose, until, guide = found
+    to_loose = {c: loose.batches[b] for b, c in enumerate(full.batches)}
+    hand = walk.hand
+    owners = full.owners()
+    maps: list[list[int]] = []
+
+    def agg(i: int, state: tuple[int, ...]) -> tuple[int, ...]:
+        while len(maps) <= i:
+            j = len(maps)
+            if j:
+                walk.reach(j - 1)
+            layer = walk.layers[j]
+            maps.append([guide.layers[j].of[to_loose[c]] for c in layer.first])
+        out = [0] * len(guide.layers[i].blocks)
+        for b, n in enumerate(state):
+            out[maps[i][b]] += n
+        return tuple(out)
+
+    draws: list[tuple[dict[str, Counter[str]], Counter[str]]] = []
+    logs: list[float] = []
+    for _ in range(paths):
+        state = next(iter(walk.forward[0]))
+        free = {c: full.columns[c].size for c in hand}
+        log_weight = 0.0
+        rows: dict[str, list[int]] = {}
+        for i, kind in enumerate(walk.kinds):
+            walk.reach(i)
+            later = guide.backward[i + 1]
+            picks = []
+            for option in walk.options[i]:
+                moved = walk._step(i, state, option)
+                if moved is not None:
+                    w = moved[1] * later.get(agg(i + 1, moved[0]), 0)
+                    if w:
+                        picks.append((w, option, moved[0]))
+            if not picks:
+                break
+            z = sum(w for w, _, _ in picks)
+            pick = rng.randrange(z)
+            chosen = picks[-1]
+            for entry in picks:
+                if pick < entry[0]:
+                    chosen = entry
+                    break
+                pick -= entry[0]
+            _, option, state = chosen
+            log_weight += math.log(z) - math.log(later[agg(i + 1, state)])
+            rows[kind] = walk.place(i, option, free, rng)
+        else:
+            hands: dict[str, Counter[str]] = {o: Counter() for o in owners}
+            deck: Counter[str] = Counter()
+            for kind, row in rows.items():
+                for owner in owners:
+                    held = _run(full.timelines[owner], kind, row)
+                    assert held is not None, "a real option broke a check"
+                    hands[owner][kind] = held
+                deck[kind] = row[-1]
+            draws.append(({o: +h for o, h in hands.items()}, +deck))
+            logs.append(log_weight)
+    return Weighted(draws, logs, paths, until, guide.states)
+
+
+def summarise_weighted(sample: Weighted, holders: list[str], kinds: tuple[str, ...]) -> dict:
+    """Weighted marginals and expected counts with 95% half-widths: the larger of the delta
+    method's 1.96 standard errors (sum of w^2 (x - mean)^2, normalised w) and, for
+    probabilities, the Wilson half-width at n = ESS (so an item no path shows still gets the
+    width its effective sample allows)."""
+    weights = sample.normalised()
+    ess = sample.ess()
+    n_eff = max(1, int(ess))
+    marginals: dict[str, dict[str, float]] = {}
+    expected: dict[str, dict[str, float]] = {}
+    errors: dict[str, dict[str, float]] = {}
+    expected_errors: dict[str, dict[str, float]] = {}
+    for holder in holders:
+        marginals[holder], expected[holder] = {}, {}
+        errors[holder], expected_errors[holder] = {}, {}
+        for kind in kinds:
+            counts = [(hands.get(holder, Counter()) if holder != DECK else deck)[kind]
+                      for hands, deck in sample.draws]
+            if not counts or not any(counts):
+                continue
+            mean = sum(w * x for w, x in zip(weights, counts, strict=True))
+            spread = sum(w * w * (x - mean) ** 2 for w, x in zip(weights, counts, strict=True))
+            expected[holder][kind] = mean
+            expected_errors[holder][kind] = Z95 * math.sqrt(spread)
+            for j in range(1, max(counts) + 1):
+                hits = [1.0 if x >= j else 0.0 for x in counts]
+                p = sum(w * h for w, h in zip(weights, hits, strict=True))
+                se = math.sqrt(sum(w * w * (h - p) ** 2
+                                   for w, h in zip(weights, hits, strict=True)))
+                item = kind if j == 1 else f"{kind}>={j}"
+                marginals[holder][item] = p
+                errors[holder][item] = max(Z95 * se, wilson(p, n_eff))
+    worst = max((e for row in errors.values() for e in row.values()),
+                default=wilson(0.0, n_eff))
+    return {"marginals": marginals, "expected": expected, "marginal_error_95": errors,
+            "expected_error_95": expected_errors, "error_95": worst, "ess": round(ess, 1)}
