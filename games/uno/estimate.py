@@ -18,10 +18,10 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.uno.blocks import BlockProgramme, OverBudget
-from games.uno.counting import DECK, Position, Programme, _run, state_bound
+from games.uno.counting import DECK, Position, Programme, Step, _run, state_bound
 from games.uno.ledger import Ledger
 
 Z95 = 1.96
@@ -193,27 +193,70 @@ class Weighted:
         return 1.0 / sum(w * w for w in weights) if weights else 0.0
 
 
+def without_checks(position: Position, until: int, plays_until: int = 0) -> Position:
+    """The position with the 'nothing to play' checks up to seq `until` dropped (and, once
+    all of them are, the plays up to `plays_until`: with no 'nothing to play' check left a
+    play only asks for a copy, so dropping it relaxes too): the same columns (so every
+    block of the real walk lies inside one block of this one's), fewer cuts, more
+    assignments."""
+    def kept(step: Step) -> bool:
+        if step.what == "none":
+            return step.seq > until
+        return step.what != "play" or step.seq > plays_until
+
+    timelines = {owner: [s for s in steps if kept(s)]
+                 for owner, steps in position.timelines.items()}
+    return replace(position, timelines=timelines)
+
+
+def _ladder(seqs: list[int]) -> list[int]:
+    """Which of the oldest `seqs` to drop: 1, 3, 5, 8, 13, 22, 39, ... then all."""
+    counts = {min(len(seqs), 1 + (1 << j) // 2 + j) for j in range(12)} | {len(seqs)}
+    return [seqs[n - 1] for n in sorted(counts - {0})]
+
+
+def guide_blocks(full: Position, budget: int, order: Sequence[str]
+                 ) -> tuple[int, BlockProgramme] | None:
+    """The block count (walk order `order`) of a least relaxed position within `budget`
+    states: the oldest 'nothing to play' checks dropped, more and more, then every one and
+    the oldest plays (more dropped checks need not mean fewer states, a kind may then sit
+    in more blocks: so a ladder, no bisection); (the last seq dropped, the count), or None
+    if none fits."""
+    steps = [s for t in full.timelines.values() for s in t]
+    nones = sorted({s.seq for s in steps if s.what == "none"})
+    plays = sorted({s.seq for s in steps if s.what == "play"})
+    last = nones[-1] if nones else 0
+    tries = [(until, 0) for until in _ladder(nones)] + \
+        [(last, until) for until in _ladder(plays)]
+    for until, plays_until in tries:
+        try:
+            return max(until, plays_until), BlockProgramme(
+                without_checks(full, until, plays_until), budget=budget, order=order)
+        except OverBudget:
+            continue
+    return None
+
+
 def importance(ledger: Ledger, rng: random.Random, paths: int, guide_budget: int,
                order: str | Sequence[str] = "fewest") -> Weighted | None:
     """Sequential importance sampling through the real history's block walk.
 
-    The guide is the block count of the least relaxed position within `guide_budget` states
-    (oldest 'nothing to play' checks dropped). The walk goes over the *real* position's
-    kinds in the guide's order, from one block fill to the next by the real options only (so
-    every check holds on every path), choosing kind i's option o with probability
-    proportional to w(o) * h(next), h the guide's backward count at the real fill summed into
-    the guide's blocks (every real block lies inside one guide block, and the guide is a
-    relaxation, so h > 0 wherever the real walk can still finish). A path's weight is
-    prod_i Z_i / h(s_{i+1}) with Z_i the sum over kind i's options: its expectation is the real
-    slot count, so weighted draws estimate the real posterior (exactly when h is exact).
-    None when even the most relaxed guide is over its budget."""
+    The guide is the block count of the same columns with the oldest 'nothing to play'
+    checks dropped (guide_blocks, within `guide_budget` states, same walk order). The walk
+    goes over the *real* position's kinds, from one block fill to the next by the real
+    options only (so every check holds on every path), choosing kind i's option o with
+    probability proportional to w(o) * h(next), h the guide's backward count at the real
+    fill summed into the guide's blocks (fewer cuts: every real block lies inside one guide
+    block; and the guide is a relaxation, so h > 0 wherever the real walk can still finish).
+    A path's weight is prod_i Z_i / h(s_{i+1}), Z_i the sum over kind i's options: its
+    expectation is the real slot count, so weighted draws estimate the real posterior
+    (exactly when h is exact). None when no guide fits its budget."""
     full = ledger.position()
     walk = BlockProgramme(full, order=order, count=False)
-    found = relaxed_blocks(ledger, guide_budget, walk.kinds)
+    found = guide_blocks(full, guide_budget, walk.kinds)
     if found is None:
         return None
-    loose, until, guide = found
-    to_loose = {c: loose.batches[b] for b, c in enumerate(full.batches)}
+    until, guide = found
     hand = walk.hand
     owners = full.owners()
     maps: list[list[int]] = []
@@ -223,8 +266,7 @@ def importance(ledger: Ledger, rng: random.Random, paths: int, guide_budget: int
             j = len(maps)
             if j:
                 walk.reach(j - 1)
-            layer = walk.layers[j]
-            maps.append([guide.layers[j].of[to_loose[c]] for c in layer.first])
+            maps.append([guide.layers[j].of[c] for c in walk.layers[j].first])
         out = [0] * len(guide.layers[i].blocks)
         for b, n in enumerate(state):
             out[maps[i][b]] += n
