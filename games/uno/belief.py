@@ -68,6 +68,17 @@ class UnoBelief:
             return
         self.ledger.apply(event)
 
+    def bench_group(self) -> str | None:
+        """The kind of position for benchmarks that split their rows (None: ordinary): after
+        a reshuffle, or 4+ draws by unknown hands beyond their deals (the costly updates)."""
+        ledger = self.ledger
+        if not ledger.ready:
+            return None
+        if len(ledger.sources) > 1:
+            return "after a reshuffle"
+        draws = sum(1 for steps in ledger.timelines.values() for s in steps if s.what == "draw")
+        return "4+ draws" if draws - len(ledger.unknown) >= 4 else None
+
     @property
     def integers(self) -> bool:
         return self.variant in INTEGER_VARIANTS

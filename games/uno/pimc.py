@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from games.uno.belief import UnoBelief
+from games.uno.belief import ORDERS, UnoBelief
 from games.uno.blocks import BlockProgramme, OverBudget
 from games.uno.bots import fold, greedy_score
 from games.uno.commands import PlayCard, Reshuffle
@@ -48,8 +48,11 @@ class Sampler:
         self.blocks: BlockProgramme | None = None
         self.programme: Programme | None = None
         if state_bound(self.position) > belief.budget:
-            with contextlib.suppress(OverBudget):
-                self.blocks = BlockProgramme(self.position, budget=belief.block_budget)
+            for order in ORDERS:
+                with contextlib.suppress(OverBudget):
+                    self.blocks = BlockProgramme(self.position, budget=belief.block_budget,
+                                                 order=order)
+                    break
         if self.blocks is None and state_bound(self.position) <= belief.budget:
             self.programme = Programme(self.position, exact=belief.integers)
 

@@ -173,3 +173,15 @@ def test_the_importance_weights_average_to_the_exact_count() -> None:
     mean = sum(weights) / len(weights)
     sd = (sum((w - mean) ** 2 for w in weights) / (len(weights) - 1)) ** 0.5
     assert abs(mean - exact.slots) <= 4 * sd / len(weights) ** 0.5 + 1e-9 * exact.slots
+
+
+def test_the_bench_group_names_long_draw_sequences_and_reshuffles() -> None:
+    events = match(12)
+    belief = UnoBelief(SPECTATOR, "uno-2-mini")
+    seen = []
+    for event in events[:-1]:
+        belief.apply(UNO.view(event, SPECTATOR))
+        seen.append(belief.bench_group())
+        if event.type == "deck_reshuffled":
+            assert belief.bench_group() == "after a reshuffle"
+    assert seen[0] is None and "4+ draws" in seen and "after a reshuffle" in seen
