@@ -4,10 +4,10 @@ estimate with its 95% error (never silently).
 Exact: every labelled assignment of the hidden cards consistent with the history, equally
 likely, counted by counting.Programme (a state per batch fill; used while that fits
 STATE_BUDGET) or else by blocks.BlockProgramme (batches no remaining kind tells apart merged;
-Python ints; used while it fits BLOCK_BUDGET states). Beyond both: estimate.py's rejection
-sampler (exact draws of the posterior) with a 95% half-width per probability ("status":
-"estimate", "error_95" the largest, "marginal_error_95" each).
-"""
+Python ints; used while it fits BLOCK_BUDGET states in one of its walk ORDERS). Beyond
+both: estimate.py's importance-weighted walks (rejection when no guide fits) with a 95%
+half-width per probability ("status": "estimate", "error_95" the largest,
+"marginal_error_95" each, "ess")."""
 
 from __future__ import annotations
 

@@ -18,8 +18,14 @@ Kinds are walked latest-last-check first. For one unknown hand that makes the st
 when kind i is reached, every kind after it has its last check before kind i's, so every
 batch drawn after that check is one block, and the earlier batches hold only what played
 kinds (walked earlier) put there. The spectator has two timelines; the order is the same
-and the state is what it is (measured in clients/bench/uno.py). Python ints throughout:
-the result is exact (Fractions).
+and the state is what it is (measured in clients/bench/uno.py). But a hand that drew many
+single cards and later played some of them makes those played kinds (walked first, their
+plays being the latest checks) fill any of the one-card batches: 2^draws states. The
+"fewest" order walks next, greedily, the kind with the fewest options on the current layer
+(kinds nobody played sit only after their last check), which fits about twice as many such
+positions. Any order gives the same count. Layers and options are built as the walk reaches
+them, so an over-budget walk stops early. Python ints throughout: the result is exact
+(Fractions).
 """
 
 from __future__ import annotations

@@ -1,15 +1,19 @@
-"""Over budget: an estimate from exact samples of the posterior, with its 95% error.
+"""Over budget: an estimate of the posterior, with its 95% error, never called exact.
 
-The proposal is the relaxed position (the oldest "nothing to play" checks dropped, merging
-the batches they separated, until blocks.BlockProgramme fits PROPOSAL_BUDGET states, or
-else counting.Programme its budget), sampled exactly: each kind's copies per merged batch
-by the programme's sample_rows, then each merged batch's labelled cards
-split uniformly at random into the batches it merged (the relaxed model does not tell them
-apart, so that split is uniform under it). A sample is kept when every check of the real
-history holds on it; kept samples are then exact draws from the real posterior (rejection
-sampling: the acceptance rate is exactly count(real) / count(relaxed)). Every probability is
-the kept share with a Wilson 95% interval, every expected count a mean with 1.96 standard
-errors; nothing is called exact.
+`importance` (used first): sequential importance sampling through the real history's block
+walk, guided by the block count of a relaxed position with the same columns; weighted
+draws, ESS, delta-method / Wilson bars (`summarise_weighted`).
+
+`draw` (the fallback, and pimc's deals): the relaxed position (the oldest "nothing to play"
+checks dropped, merging the batches they separated, until blocks.BlockProgramme fits
+PROPOSAL_BUDGET states, or else counting.Programme its budget), sampled exactly: each
+kind's copies per merged batch by the programme's sample_rows, then each merged batch's
+labelled cards split uniformly at random into the batches it merged (the relaxed model does
+not tell them apart, so that split is uniform under it). A sample is kept when every check
+of the real history holds on it; kept samples are then exact draws from the real posterior
+(rejection sampling: the acceptance rate is exactly count(real) / count(relaxed)). Every
+probability is the kept share with a Wilson 95% interval, every expected count a mean with
+1.96 standard errors.
 """
 
 from __future__ import annotations
