@@ -201,9 +201,13 @@ class DominoClient:
         assert isinstance(reply, Ack)
         return reply
 
-    async def advise(self, table_id: str, timeout: float | None = 30) -> AdviceMessage:
-        """The advisor's estimate of each of this seat's legal moves (its turn only)."""
-        reply = await self.request(Advise(table_id=table_id), timeout)
+    async def advise(self, table_id: str, timeout: float | None = 30,
+                     model: str | None = None) -> AdviceMessage:
+        """The advisor's estimate of each of this seat's legal moves (its turn only), under
+        the uniform belief or, with `model` (e.g. "behaviour:greedy"), that model's."""
+        message = Advise(table_id=table_id) if model is None else Advise(table_id=table_id,
+                                                                          model=model)
+        reply = await self.request(message, timeout)
         assert isinstance(reply, AdviceMessage)
         return reply
 

@@ -67,7 +67,7 @@ async def handle_replay_http(
     method: str, path: str, query: dict[str, str], desk: ReplayDesk
 ) -> Reply | None:
     """Answer `GET /api/matches`, `GET /api/matches/{id}/replay?perspective=P` and
-    `GET /api/matches/{id}/advice?seq=N` (server/replay/advice.py) and
+    `GET /api/matches/{id}/advice?seq=N[&model=M]` (server/replay/advice.py) and
     `GET /api/matches/{id}/odds?seq=N&observer=O` (server/replay/odds.py); None for other
     paths.
     Uploads come over the WebSocket (`replay_upload_ws`): websockets reads no HTTP bodies."""
@@ -90,7 +90,8 @@ async def handle_replay_http(
         if len(parts) == 3 and parts[0] == "matches" and parts[2] == "advice":
             if method != "GET":
                 raise ReplayError(405, "use GET")
-            return _reply(200, await desk.advisor.advice(parts[1], query.get("seq")))
+            return _reply(200, await desk.advisor.advice(parts[1], query.get("seq"),
+                                                         query.get("model")))
         if len(parts) == 3 and parts[0] == "matches" and parts[2] == "odds":
             if method != "GET":
                 raise ReplayError(405, "use GET")

@@ -76,7 +76,7 @@ async def _my_choice(client: DominoClient, table_id: str, view: SeatView,
 def test_the_table_bots_are_exactly_the_strategy_table_bots() -> None:
     for variant in ("partnership-6", "partnership-9", "block-2", "draw-2"):
         names = tuple(bot_names(TableGame.of(variant)))
-        assert names == TABLE_BOTS == ("random", "greedy", "pimc")
+        assert names == TABLE_BOTS == ("random", "greedy", "pimc", "pimc-behaviour")
 
 
 async def test_advice_lists_the_legal_moves_best_first_with_its_label(
