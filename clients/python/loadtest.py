@@ -373,6 +373,10 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
         "server_cpu_ms_per_move": round(
             (after.get("cpu_seconds", 0) - before.get("cpu_seconds", 0)) * 1000 / figures.moves, 3
         ) if figures.moves else None,
+        "server_children_cpu_ms_per_move": round(
+            (after.get("inference_cpu_seconds", 0) - before.get("inference_cpu_seconds", 0))
+            * 1000 / figures.moves, 3
+        ) if figures.moves else None,
         "server_rss_mb": round(under_load.get("rss_bytes", 0) / 2**20, 1),
         "server_rss_per_table_kb": round(rss_growth / tables / 1024, 1) if tables else 0.0,
         "server_events": after.get("events", 0) - before.get("events", 0),
@@ -765,6 +769,8 @@ def report(figures: dict[str, Any]) -> str:
             f"server inference lag   p50 {inf.get('p50')} ms   p99 {inf.get('p99')} ms",
             f"server CPU per move    {figures['server_cpu_ms_per_move']} ms "
             "(all threads: decide, commit, fan-out, a belief per audience, sockets)",
+            f"inference processes    {figures.get('server_children_cpu_ms_per_move')} ms CPU "
+            "per move (the server's children: beliefs with serve --inference-processes N)",
             f"server RSS             {figures['server_rss_mb']} MB, "
             f"{figures['server_rss_per_table_kb']} KB per table",
             *_bus_lines(figures),

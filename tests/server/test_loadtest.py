@@ -120,6 +120,20 @@ async def test_the_load_test_plays_a_game_only_the_tests_know(tmp_path: Path) ->
     assert figures["beliefs_never_arrived"] == 0
 
 
+async def test_the_load_test_counts_the_inference_processes_cpu(tmp_path: Path) -> None:
+    """With beliefs in a child process the server's own CPU leaves them out: the load test
+    reports the children's CPU per move beside it (from /healthz)."""
+    instance = DominoServer(make_config(tmp_path, inference_processes=1))
+    await instance.start()
+    try:
+        figures = await run_load(f"ws://127.0.0.1:{instance.port}/ws", tables=2, spectators=1,
+                                 seconds=3, target=15)
+    finally:
+        await instance.stop()
+    assert figures["moves"] > 0 and figures["beliefs_never_arrived"] == 0, figures
+    assert figures["server_children_cpu_ms_per_move"] > 0, figures
+
+
 async def test_a_paced_ramp_steps_up_to_its_ceiling_and_reports_each_step(url: str) -> None:
     """Seats think (exponential, mean 50 ms); bounds nothing can break, so the ramp goes to
     --max-tables, one step per level, each measured and each held."""
