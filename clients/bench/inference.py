@@ -24,7 +24,7 @@ import random
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from clients.table_options import add_table_options, chosen_options
 from games.dominoes.audience import view
@@ -71,6 +71,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--two-player", action="store_true",
                         help="per-update times only: partnership-6, block-2 and draw-2")
     add_table_options(parser)  # for the other game's variants, e.g. --variant clue --players 5
+
+
+@runtime_checkable
+class GroupsPositions(Protocol):
+    """A belief that names the kind of position it is in (Uno: "4+ draws", "after a
+    reshuffle"), so its costly updates get rows of their own beside the whole view's."""
+
+    def bench_group(self) -> str | None: ...
 
 
 @dataclass
@@ -189,18 +197,25 @@ def _match_events(game: Game, variant: str, rng: random.Random, target: int,
 def _fold_times(game: Game, variant: str, events: list[Any],
                 updates: dict[str, list[float]]) -> None:
     """Apply + snapshot at every event, for every observer, through the game interface (what
-    the server's belief workers do), in CPU time of the thread."""
+    the server's belief workers do), in CPU time of the thread; a belief that names its kind
+    of position (GroupsPositions) also files the update under "view, kind"."""
     seats = match_seats(game, events[0])
     clock = time.thread_time
     for observer in (*seats, SPECTATOR):
         belief = game.belief(observer, variant)
-        times = updates["spectator" if observer == SPECTATOR else "seat"]
+        kind = "spectator" if observer == SPECTATOR else "seat"
+        times = updates[kind]
+        grouped = isinstance(belief, GroupsPositions)
         for event in events:
             seen = game.view(event, observer)
             start = clock()
             belief.apply(seen)
             belief.snapshot_dict()
-            times.append(clock() - start)
+            spent = clock() - start
+            times.append(spent)
+            named = belief.bench_group() if grouped else None
+            if named:
+                updates.setdefault(f"{kind}, {named}", []).append(spent)
 
 
 def run_per_update(args: argparse.Namespace, variants: list[str]) -> int:
@@ -218,14 +233,15 @@ def run_per_update(args: argparse.Namespace, variants: list[str]) -> int:
                         _match_events(game, variant, rng, args.target, chosen[variant]),
                         times[variant])
     ms = 1e3
-    head = (f"{'variant':<14}{'view':<10}{'updates':>9}{'p50 ms':>8}{'p99 ms':>8}"
+    width = max(10, *(len(k) + 2 for groups in times.values() for k in groups))
+    head = (f"{'variant':<14}{'view':<{width}}{'updates':>9}{'p50 ms':>8}{'p99 ms':>8}"
             f"{'x p6 p50':>10}{'x p6 p99':>10}")
     lines = [head, "-" * len(head)]
     for variant, groups in times.items():
         for kind, values in groups.items():
-            ref = times["partnership-6"][kind]
+            ref = times["partnership-6"][kind.split(",")[0]]
             p50, p99 = _pct(values, 0.5), _pct(values, 0.99)
-            lines.append(f"{variant:<14}{kind:<10}{len(values):>9}{p50 * ms:>8.3f}"
+            lines.append(f"{variant:<14}{kind:<{width}}{len(values):>9}{p50 * ms:>8.3f}"
                          f"{p99 * ms:>8.3f}{p50 / _pct(ref, 0.5):>10.2f}"
                          f"{p99 / _pct(ref, 0.99):>10.2f}")
     options = "; ".join(f"{v} " + ", ".join(f"{k}={x}" for k, x in c.items())
@@ -237,7 +253,9 @@ def run_per_update(args: argparse.Namespace, variants: list[str]) -> int:
     print("updates: apply + snapshot_dict at every event, every seat and the spectator, "
           "through the game interface (as the server's belief workers), CPU time of the "
           "thread; x p6: the ratio to partnership-6's figure for the same view (the same "
-          "run, so the same load on the machine).")
+          "run, so the same load on the machine). A view \"seat, K\" or \"spectator, K\": the same "
+          "view's updates at positions its belief names as kind K (Uno: 4+ draws, after a "
+          "reshuffle), also counted in the view's own row.")
     return 0
 
 
