@@ -20,7 +20,8 @@ from typing import Any
 
 from games.interface import SPECTATOR
 from games.play import play_match
-from games.uno.belief import STATE_BUDGET, UnoBelief
+from games.uno.belief import ORDERS, STATE_BUDGET, UnoBelief, _exact_body
+from games.uno.blocks import BlockProgramme, OverBudget
 from games.uno.counting import Programme, state_bound
 from games.uno.estimate import relaxed
 from games.uno.game import UNO
@@ -161,6 +162,56 @@ def run(matches: int, seed: int, reshuffled: bool = False, only: int | None = No
     return "\n".join(lines)
 
 
+def honesty(matches: int, seed: int, budget: int, most: int) -> str:
+    """On estimated updates that a larger block budget still counts exactly (up to `most` of
+    them, every 5th estimated update): the share of probabilities within their 95% bars,
+    within three bars, and the bars' median half-width."""
+    rng = random.Random(seed)
+    inside = within3 = total = positions = 0
+    widths: list[float] = []
+    for events in _matches(matches, rng, seed, False):
+        for observer in ("S", "N", SPECTATOR):
+            belief = UnoBelief(observer, VARIANT)
+            seen_estimates = 0
+            for event in events[:-1]:
+                belief.apply(UNO.view(event, observer))
+                if not belief.ledger.ready or positions >= most:
+                    continue
+                snapshot = belief.snapshot_dict()
+                if snapshot["status"] != "estimate":
+                    continue
+                seen_estimates += 1
+                if seen_estimates % 5:
+                    continue
+                truth = None
+                for order in ORDERS:
+                    try:
+                        truth = BlockProgramme(belief.ledger.position(), budget=budget,
+                                               order=order).result()
+                        break
+                    except OverBudget:
+                        continue
+                if truth is None:
+                    continue
+                positions += 1
+                exact = _exact_body(truth.expected, truth.at_least)["marginals"]
+                for holder, row in exact.items():
+                    for item, p in row.items():
+                        q = snapshot["marginals"].get(holder, {}).get(item, 0.0)
+                        bar = snapshot["marginal_error_95"].get(holder, {}).get(
+                            item, snapshot["error_95"])
+                        total += 1
+                        inside += abs(p - q) <= bar
+                        within3 += abs(p - q) <= 3 * bar
+                        widths.append(bar)
+    if not total:
+        return "no estimated update was within the larger budget"
+    return (f"honesty: {positions} estimated updates counted exactly with {budget} block "
+            f"states; {total} probabilities: {inside / total:.1%} within their 95% bars, "
+            f"{within3 / total:.1%} within three; bar half-width p50 "
+            f"{statistics.median(widths):.3f}, p90 {_percentile(widths, 0.9):.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=20)
@@ -169,9 +220,15 @@ def main() -> None:
                         help="time only matches whose deck ran out (long draw sequences)")
     parser.add_argument("--only", type=int, default=None,
                         help="time only this match (0-based) of the seeded sequence")
+    parser.add_argument("--honesty", type=int, default=0, metavar="N",
+                        help="instead: check the estimates' bars on up to N estimated updates "
+                        "a 20000-state block count still reaches")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON line per update instead of the table")
     args = parser.parse_args()
+    if args.honesty:
+        print(honesty(args.matches, args.seed, 20000, args.honesty))
+        return
     records: list[dict[str, Any]] = []
     table = run(args.matches, args.seed, args.only_reshuffled, args.only, records)
     if args.json:

@@ -18,7 +18,7 @@ from typing import Any
 from games.interface import JSON, SPECTATOR
 from games.uno.blocks import BlockProgramme, OverBudget
 from games.uno.cards import COLOUR_NAMES
-from games.uno.counting import DECK, Infeasible, Programme, Result, state_bound
+from games.uno.counting import DECK, Infeasible, Position, Programme, Result, state_bound
 from games.uno.estimate import draw, importance, summarise, summarise_weighted
 from games.uno.events import MatchEnded
 from games.uno.ledger import Ledger
@@ -60,6 +60,7 @@ class UnoBelief:
         self.seq = 0
         self.over: MatchEnded | None = None
         self._cache: tuple[int, JSON] | None = None
+        self._orders: tuple[int, dict[str, list[str]]] = (-1, {})
 
     def apply(self, event: Any) -> None:
         self.seq = event.seq
@@ -94,12 +95,23 @@ class UnoBelief:
             return (Programme(position, exact=self.integers).result(),
                     "python ints" if self.integers else "float64")
         for order in ORDERS:
+            kinds = self._walk_order(position, order)
             try:
-                blocks = BlockProgramme(position, budget=self.block_budget, order=order)
+                blocks = BlockProgramme(position, budget=self.block_budget, order=kinds)
             except OverBudget:
                 continue
             return blocks.result(), "python ints (blocks)"
         return None
+
+    def _walk_order(self, position: Position, order: str) -> list[str]:
+        """The block walk's kinds in `order`, computed once per update (the greedy order
+        costs option lists; the estimate walks in it too)."""
+        if self._orders[0] != self.seq:
+            self._orders = (self.seq, {})
+        known = self._orders[1]
+        if order not in known:
+            known[order] = BlockProgramme(position, order=order, count=False).kinds
+        return known[order]
 
     def snapshot_dict(self) -> JSON:
         if self._cache is not None and self._cache[0] == self.seq:
@@ -142,7 +154,8 @@ class UnoBelief:
         holders = [*self.ledger.unknown, DECK]
         kinds = self.ledger.position().kinds
         budget = GUIDE_BUDGET if proposal_budget is None else proposal_budget
-        weighted = importance(self.ledger, rng, paths, budget)
+        weighted = importance(self.ledger, rng, paths, budget,
+                              self._walk_order(self.ledger.position(), "fewest"))
         if weighted is not None and weighted.draws:
             summary = summarise_weighted(weighted, holders, kinds)
             return {**summary, "status": "estimate", "samples": len(weighted.draws),

@@ -31,15 +31,14 @@ them, so an over-budget walk stops early. Python ints throughout: the result is 
 from __future__ import annotations
 
 import bisect
-import itertools
 import math
 import random
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from games.uno.counting import DECK, Infeasible, Position, Result, _compositions, _run
+from games.uno.counting import DECK, Infeasible, Position, Result, _run
 
 
 class OverBudget(RuntimeError):
@@ -191,7 +190,9 @@ class BlockProgramme:
             cache[key] = self._enumerate(kind, layer)
         return cache[key]
 
-    def _enumerate(self, kind: str, layer: _Layer) -> list[_Option]:
+    def _enumerate(self, kind: str, layer: _Layer, cap: int | None = None) -> list[_Option]:
+        """Kind's options on a layer; with `cap`, stop once more than `cap` are found (the
+        greedy order only compares counts)."""
         position = self.position
         per_source = []
         for s, totals in enumerate(position.sources):
@@ -201,15 +202,9 @@ class BlockProgramme:
             caps = [min(u, layer.capacity[b]) for b in idx]
             if s == self.deck_source:
                 caps.append(u)
-            choices = []
-            for parts in _compositions(u, caps):
-                deck = parts[-1] if s == self.deck_source else 0
-                blocks = parts[:len(idx)]
-                choices.append((tuple((b, x) for b, x in zip(idx, blocks, strict=True) if x),
-                                math.factorial(u) // math.factorial(deck), deck))
-            per_source.append(choices)
+            per_source.append((u, idx, caps, s == self.deck_source))
         options = []
-        for combo in itertools.product(*per_source):
+        for combo in _combos(per_source):
             takes = tuple(t for part in combo for t in part[0])
             row = [0] * len(position.columns)
             for b, x in takes:
@@ -223,6 +218,8 @@ class BlockProgramme:
             else:
                 base = math.prod(part[1] for part in combo)
                 options.append(_Option(takes, base, tuple(held), sum(p[2] for p in combo)))
+                if cap is not None and len(options) > cap:
+                    break
         return options
 
     def _may_hold(self, kind: str, owner: int, column: int) -> bool:
@@ -371,8 +368,40 @@ def _fewest_first(prog: BlockProgramme, by_last: list[str]) -> list[str]:
     chosen: list[str] = []
     while remaining:
         layer = prog._layer(remaining)
-        best = min(remaining, key=lambda k: (len(prog._options_of(k, layer)),
-                                             remaining.index(k)))
+        best, fewest = remaining[0], None
+        for k in remaining:  # the first with the fewest options (counting stops past the best)
+            cached = prog.__dict__.get("_cache", {}).get((k, layer.blocks))
+            n = len(cached) if cached is not None else \
+                len(prog._enumerate(k, layer, None if fewest is None else fewest))
+            if fewest is None or n < fewest:
+                best, fewest = k, n
         chosen.append(best)
         remaining.remove(best)
     return chosen
+
+
+def _lazy_compositions(total: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to put `total` copies into columns with these capacities, one at a time."""
+    if not caps:
+        if total == 0:
+            yield ()
+        return
+    for first in range(min(total, caps[0]) + 1):
+        for rest in _lazy_compositions(total - first, caps[1:]):
+            yield (first, *rest)
+
+
+def _combos(per_source: list[tuple[int, list[int], list[int], bool]]
+            ) -> Iterator[tuple[tuple[tuple[tuple[int, int], ...], int, int], ...]]:
+    """Per source (copies, blocks, capacities, has the deck), every way its copies sit:
+    ((block, copies) taken, U!/x_deck!, copies in the deck), lazily, one tuple per source."""
+    if not per_source:
+        yield ()
+        return
+    (u, idx, caps, deck_here), rest = per_source[0], per_source[1:]
+    for parts in _lazy_compositions(u, caps):
+        deck = parts[-1] if deck_here else 0
+        here = (tuple((b, x) for b, x in zip(idx, parts[:len(idx)], strict=True) if x),
+                math.factorial(u) // math.factorial(deck), deck)
+        for tail in _combos(rest):
+            yield (here, *tail)
