@@ -112,8 +112,8 @@ class Child:
             out = encode(("beliefs", beliefs))
         if then is not None:
             out += encode(then)
-        if out:
-            self.writer.write(out)
+        if out and not self.writer.is_closing():  # a closed pipe: the server is gone or
+            self.writer.write(out)                 # stopping, nobody is left to tell
 
     def send(self, message: Any) -> None:
         self._flush(message)  # in order: beliefs already made go first
