@@ -13,7 +13,7 @@ import { esc, setConn, toast } from "./ui.js";
 // as long, on deals weighed by how the others played). Another game names its own in its
 // renderer's `bots` ([name, label] pairs, the default first).
 const BOTS = [["greedy", "greedy"], ["random", "random"], ["pimc", "pimc (strong, slower)"],
-  ["pimc-behaviour", "pimc-behaviour (reads how others play)"]];
+  ["pimc-behaviour", "pimc-behaviour"]];
 const botsOf = (renderer) => renderer.bots || BOTS;
 
 export function lobbyView(root) {
