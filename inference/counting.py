@@ -113,6 +113,9 @@ MEMOS_KEPT = 2048
 inner class covers and the class sizes, so positions of one hand share their tails' sums (a
 draw rarely changes that shape). Plain dict operations only: the inference thread and the
 loop may both count."""
+MEMO_ENTRIES = 50_000
+"""A memo handed out with more entries than this starts again empty (memory stays bounded
+however many positions share one shape)."""
 
 
 def _shared_memo(shape: tuple) -> Memo:
@@ -122,6 +125,8 @@ def _shared_memo(shape: tuple) -> Memo:
         if len(_MEMOS) >= MEMOS_KEPT:
             _MEMOS.clear()
         memo = _MEMOS.setdefault(shape, {})
+    elif len(memo) > MEMO_ENTRIES:
+        memo.clear()
     return memo
 
 
