@@ -37,6 +37,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from games.uno.counting import DECK, Infeasible, Position, Result, _run
 
@@ -44,6 +45,23 @@ from games.uno.counting import DECK, Infeasible, Position, Result, _run
 class OverBudget(RuntimeError):
     """The walk needs more states in one layer than it was allowed."""
 
+
+Pick = tuple[int, Any, Any]
+"""(integer weight, option, the state it leads to)."""
+
+
+def pick_weighted(picks: list[Pick], rng: random.Random) -> tuple[Pick, int]:
+    """One of `picks` drawn with probability weight / total, and the total (the exact
+    sampler and the importance walks draw their steps alike)."""
+    total = sum(w for w, _, _ in picks)
+    pick = rng.randrange(total)
+    chosen = picks[-1]
+    for entry in picks:
+        if pick < entry[0]:
+            chosen = entry
+            break
+        pick -= entry[0]
+    return chosen, total
 
 @dataclass(frozen=True)
 class _Option:
@@ -317,14 +335,7 @@ class BlockProgramme:
                     w = moved[1] * self.backward[i + 1].get(moved[0], 0)
                     if w:
                         picks.append((w, option, moved[0]))
-            pick = rng.randrange(sum(w for w, _, _ in picks))
-            chosen = picks[-1]
-            for entry in picks:
-                if pick < entry[0]:
-                    chosen = entry
-                    break
-                pick -= entry[0]
-            _, option, state = chosen
+            _, option, state = pick_weighted(picks, rng)[0]
             rows[kind] = self.place(i, option, free, rng)
         return rows
 

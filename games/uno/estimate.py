@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from games.uno.blocks import BlockProgramme, OverBudget
+from games.uno.blocks import BlockProgramme, OverBudget, pick_weighted
 from games.uno.counting import DECK, Position, Programme, Step, _run, state_bound
 from games.uno.ledger import Ledger
 
@@ -295,15 +295,7 @@ def importance(ledger: Ledger, rng: random.Random, paths: int, guide_budget: int
                         picks.append((w, option, moved[0]))
             if not picks:
                 break
-            z = sum(w for w, _, _ in picks)
-            pick = rng.randrange(z)
-            chosen = picks[-1]
-            for entry in picks:
-                if pick < entry[0]:
-                    chosen = entry
-                    break
-                pick -= entry[0]
-            _, option, state = chosen
+            (_, option, state), z = pick_weighted(picks, rng)
             log_weight += math.log(z) - math.log(later[agg(i + 1, state)])
             rows[kind] = walk.place(i, option, free, rng)
         else:
