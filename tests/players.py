@@ -142,3 +142,19 @@ def check_beliefs(table_id: str, events: list[Event], observer: str,
         assert message.marginals.keys() == expected["marginals"].keys()
         for holder, tiles in expected["marginals"].items():
             assert message.marginals[holder] == pytest.approx(tiles, abs=1e-12), message.seq
+
+
+async def until_my_turn_with_a_belief(client: DominoClient, seat: str
+                                      ) -> tuple[SeatView, list[BeliefMessage]]:
+    """Read `seat`'s feed until it is its turn and its latest belief is at the head (the bots
+    play up to there): its view and every belief it received."""
+    seen = SeatView(seat)
+    beliefs: list[BeliefMessage] = []
+    async with asyncio.timeout(60):
+        while not (seen.my_turn() and beliefs and beliefs[-1].seq == seen.last_seq):
+            message = await client.next_message(60)
+            if isinstance(message, EventMessage):
+                seen.apply(message)
+            elif isinstance(message, BeliefMessage):
+                beliefs.append(message)
+    return seen, beliefs

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from clients.python import DominoClient, SeatView
+from clients.python import DominoClient
 from games.dominoes.events import parse_event
 from server.protocol import BeliefMessage, EventMessage
 from storage import EventStore
 from tests.deploy.helpers import free_port, start_server, start_worker, stop
-from tests.players import check_beliefs
+from tests.players import check_beliefs, until_my_turn_with_a_belief
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.postgres]
 
@@ -60,15 +60,7 @@ async def test_beliefs_for_watched_audiences_and_late_watchers_reach_the_head(
         clients.append(south)
         table_id = await south.create_table(target=100, bots=dict.fromkeys("WNE", "random"))
         await south.join(table_id, "S")
-        view = SeatView("S")
-        beliefs: list[BeliefMessage] = []
-        async with asyncio.timeout(60):  # the bots play up to South's first turn
-            while not (view.my_turn() and beliefs and beliefs[-1].seq == view.last_seq):
-                message = await south.next_message(60)
-                if isinstance(message, EventMessage):
-                    view.apply(message)
-                elif isinstance(message, BeliefMessage):
-                    beliefs.append(message)
+        view, beliefs = await until_my_turn_with_a_belief(south, "S")  # South's first turn
         head = view.last_seq
         with EventStore(pg_url) as store:
             events = [parse_event(e.payload) for e in store.read(table_id)]

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
-from clients.python import DominoClient, SeatView
+from clients.python import DominoClient
 from server.app import DominoServer
 from server.protocol import BeliefMessage, EventMessage
-from tests.players import check_beliefs
+from tests.players import check_beliefs, until_my_turn_with_a_belief
 
 
 async def test_a_bots_seat_and_an_unwatched_public_cost_no_belief(
@@ -19,15 +19,7 @@ async def test_a_bots_seat_and_an_unwatched_public_cost_no_belief(
     try:
         table_id = await south.create_table(target=100, bots=dict.fromkeys("WNE", "random"))
         await south.join(table_id, "S")
-        view = SeatView("S")
-        beliefs: list[BeliefMessage] = []
-        async with asyncio.timeout(60):  # the bots play up to South's first turn
-            while not (view.my_turn() and beliefs and beliefs[-1].seq == view.last_seq):
-                message = await south.next_message(60)
-                if isinstance(message, EventMessage):
-                    view.apply(message)
-                elif isinstance(message, BeliefMessage):
-                    beliefs.append(message)
+        view, beliefs = await until_my_turn_with_a_belief(south, "S")  # South's first turn
         head = view.last_seq
         assert head > 1
         table = server.registry.tables[table_id]  # type: ignore[union-attr]

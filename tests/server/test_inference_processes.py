@@ -25,6 +25,7 @@ from server.feeds.bus import Envelope
 from server.protocol import BeliefMessage, EventMessage, ServerMessage
 from server.tables.local import TableOptions
 from tests.conftest import make_config
+from tests.players import until_my_turn_with_a_belief
 from tests.server.helpers import wait_for
 
 SEATS = ("S", "W", "N", "E")
@@ -154,15 +155,7 @@ async def test_a_late_spectator_gets_the_heads_belief(server: DominoServer, url:
     table_id = await south.create_table(target=100, bots=dict.fromkeys("WNE", "random"))
     await south.join(table_id, "S")
     table = server.registry.tables[table_id]  # type: ignore[union-attr]
-    view = SeatView("S")
-    beliefs: list[BeliefMessage] = []
-    async with asyncio.timeout(60):  # the bots play up to South's turn; South waits
-        while not (view.my_turn() and beliefs and beliefs[-1].seq == view.last_seq):
-            message = await south.next_message(60)
-            if isinstance(message, EventMessage):
-                view.apply(message)
-            elif isinstance(message, BeliefMessage):
-                beliefs.append(message)
+    view, _ = await until_my_turn_with_a_belief(south, "S")  # South waits there
     head = table.last_seq
     assert head == view.last_seq > 1
     assert table.workers["spectator"].stale  # folded in the process, never published
