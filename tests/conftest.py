@@ -5,6 +5,7 @@ keeps its own `url` (a store URL)."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -23,14 +24,21 @@ def make_config(tmp_path: Path, **overrides: object) -> ServerConfig:
     return config
 
 
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[DominoServer]:
-    instance = DominoServer(make_config(tmp_path))
+@contextlib.asynccontextmanager
+async def serving(config: ServerConfig) -> AsyncIterator[DominoServer]:
+    """A started server with `config`, stopped on the way out."""
+    instance = DominoServer(config)
     await instance.start()
     try:
         yield instance
     finally:
         await instance.stop()
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[DominoServer]:
+    async with serving(make_config(tmp_path)) as instance:
+        yield instance
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from server.beliefs.processes import ProcessInference
 from server.feeds.bus import Envelope
 from server.protocol import BeliefMessage, EventMessage, ServerMessage
 from server.tables.local import TableOptions
-from tests.conftest import make_config
+from tests.conftest import make_config, serving
 from tests.players import until_my_turn_with_a_belief
 from tests.server.helpers import wait_for
 
@@ -34,12 +34,8 @@ AUDIENCES = (*SEATS, "spectator")
 
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[DominoServer]:
-    instance = DominoServer(make_config(tmp_path, inference_processes=1))
-    await instance.start()
-    try:
+    async with serving(make_config(tmp_path, inference_processes=1)) as instance:
         yield instance
-    finally:
-        await instance.stop()
 
 
 def _inference(server: DominoServer) -> ProcessInference:

@@ -18,7 +18,7 @@ from games.interface import SPECTATOR
 from games.registry import Registry
 from server.app import DominoServer
 from server.beliefs.processes import ProcessInference
-from tests.conftest import make_config
+from tests.conftest import make_config, serving
 from tests.games.toy.game import VARIANT, Toy
 from tests.games.toy.player import play_south, request
 
@@ -52,12 +52,8 @@ class BrokenToy(Toy):
 async def server(tmp_path: Path) -> AsyncIterator[DominoServer]:
     config = make_config(tmp_path, inference_processes=1,
                          games=Registry([DOMINOES, BrokenToy()]))
-    instance = DominoServer(config)
-    await instance.start()
-    try:
+    async with serving(config) as instance:
         yield instance
-    finally:
-        await instance.stop()
 
 
 async def test_a_raising_belief_is_marked_broken_and_the_process_lives_on(

@@ -25,7 +25,7 @@ from games.dominoes.game import DOMINOES
 from games.registry import Registry
 from server.app import DominoServer
 from server.protocol import BeliefMessage, ServerMessage
-from tests.conftest import make_config
+from tests.conftest import make_config, serving
 from tests.games.toy.game import TOY, VARIANT
 
 SEATS = ("S", "W", "N", "E")
@@ -123,13 +123,9 @@ async def test_the_load_test_plays_a_game_only_the_tests_know(tmp_path: Path) ->
 async def test_the_load_test_counts_the_inference_processes_cpu(tmp_path: Path) -> None:
     """With beliefs in a child process the server's own CPU leaves them out: the load test
     reports the children's CPU per move beside it (from /healthz)."""
-    instance = DominoServer(make_config(tmp_path, inference_processes=1))
-    await instance.start()
-    try:
+    async with serving(make_config(tmp_path, inference_processes=1)) as instance:
         figures = await run_load(f"ws://127.0.0.1:{instance.port}/ws", tables=2, spectators=1,
                                  seconds=3, target=15)
-    finally:
-        await instance.stop()
     assert figures["moves"] > 0 and figures["beliefs_never_arrived"] == 0, figures
     assert figures["server_children_cpu_ms_per_move"] > 0, figures
 
