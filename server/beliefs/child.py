@@ -30,7 +30,7 @@ from typing import Any
 from pydantic_core import from_json
 
 from games.registry import Registry
-from server.beliefs.in_process import BeliefWorker, InProcessInference, Job
+from server.beliefs.in_process import BeliefWorker, InProcessInference
 from server.beliefs.pipe import encode, receive
 from server.feeds.bus import Envelope, Handler, Kind, Unsubscribe
 from server.metrics import Metrics
@@ -75,24 +75,14 @@ class _Table:
         return 0, self.bus.subscribe(self.table_id, audience, "event", on_event)
 
 
-class _ReportingWorker(BeliefWorker):
-    """A worker that tells the server when it breaks (the server marks and logs it)."""
-
-    def finish(self, job: Job) -> None:
-        super().finish(job)
-        if job.error is not None:
-            child: Child = self.inference.child  # type: ignore[attr-defined]
-            child.send(("broken", self.table_id, self.observer, repr(job.error)))
-
-
 class Child:
     def __init__(self, writer: asyncio.StreamWriter, games: Registry) -> None:
         self.writer = writer
         self.games = games
         self.bus = PipeBus(self._belief)
-        self.inference = InProcessInference(self.bus, Metrics())  # type: ignore[arg-type]
-        self.inference.worker_class = _ReportingWorker
-        self.inference.child = self  # type: ignore[attr-defined]
+        self.inference = InProcessInference(  # type: ignore[arg-type]
+            self.bus, Metrics(), lambda table_id, observer, error: self.send(
+                ("broken", table_id, observer, repr(error))))
         self.tables: dict[str, tuple[TableGame, dict[str, BeliefWorker]]] = {}
         self._beliefs: list[tuple[str, str, int, str]] = []
         self._flushing = False

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -129,6 +130,8 @@ class BeliefWorker:
             self.broken = True
             log("inference_failed", table=self.table_id, observer=self.observer,
                 error=job.error)
+            if self.inference.on_broken is not None:
+                self.inference.on_broken(self.table_id, self.observer, job.error)
             return
         if job.snapshot is None:
             self.stale = True
@@ -161,12 +164,13 @@ class InProcessInference:
     one inference thread (in-process inference). Also the engine of each inference process
     (server/beliefs/child.py), there on a bus that ends in a pipe to the server."""
 
-    worker_class: type[BeliefWorker] = BeliefWorker
-    """The worker made per audience (an inference process reports broken ones)."""
-
-    def __init__(self, bus: Bus, metrics: Metrics) -> None:
+    def __init__(self, bus: Bus, metrics: Metrics,
+                 on_broken: Callable[[str, str, Exception], None] | None = None) -> None:
         self.bus = bus
         self.metrics = metrics
+        self.on_broken = on_broken
+        """Told (table, observer, error) when a worker breaks: an inference process reports
+        it to the server."""
         self._drained = asyncio.Event()
         self._drained.set()
         self._dirty: deque[BeliefWorker] = deque()
@@ -204,7 +208,7 @@ class InProcessInference:
         game = table.game
         for audience in game.audiences:
             belief = game.game.belief(audience, game.variant.name)
-            worker = self.worker_class(self, table.table_id, audience, belief)
+            worker = BeliefWorker(self, table.table_id, audience, belief)
             worker.unsubscribe = table.attach(audience, worker.on_event)[1]
             workers[audience] = worker
         return workers
