@@ -31,6 +31,8 @@ them, so an over-budget walk stops early. Python ints throughout: the result is 
 from __future__ import annotations
 
 import bisect
+import functools
+import itertools
 import math
 import random
 from collections import Counter, defaultdict
@@ -112,6 +114,9 @@ class BlockProgramme:
                     checks[(o, kind)].append(p)
                     last[kind] = max(last.get(kind, (-1, -1)), (step.seq, p))
         self.checks = checks
+        self.events = {key: [(p, position.timelines[self.owners[key[0]]][p].what == "play")
+                             for p in points] for key, points in checks.items()}
+        """(owner, kind) -> its checks in timeline order: (position, is a play of it)."""
         present = [k for k in position.kinds if any(s.get(k, 0) for s in position.sources)]
         played = {s.kind for t in position.timelines.values() for s in t if s.what == "play"}
         self.played = played
@@ -224,12 +229,10 @@ class BlockProgramme:
         options = []
         for combo in _combos(per_source):
             takes = tuple(t for part in combo for t in part[0])
-            row = [0] * len(position.columns)
-            for b, x in takes:
-                row[layer.first[b]] += x
             held = []
-            for owner in self.owners:
-                n = _run(position.timelines[owner], kind, row)
+            for o in range(len(self.owners)):
+                n = self._held(o, kind, sorted((self.at[layer.first[b]], x) for b, x in takes
+                                               if layer.blocks[b][0] == o))
                 if n is None:
                     break
                 held.append(n)
@@ -239,6 +242,23 @@ class BlockProgramme:
                 if cap is not None and len(options) > cap:
                     break
         return options
+
+    def _held(self, o: int, kind: str, draws: list[tuple[int, int]]) -> int | None:
+        """counting._run on owner o's timeline for a row whose copies are `draws` (timeline
+        position, copies; sorted): only the kind's own checks are visited (the same answer,
+        without walking the whole timeline per composition)."""
+        count = d = 0
+        for p, play in self.events.get((o, kind), ()):
+            while d < len(draws) and draws[d][0] < p:
+                count += draws[d][1]
+                d += 1
+            if play:
+                if count < 1:
+                    return None
+                count -= 1
+            elif count:
+                return None
+        return count + sum(x for _, x in draws[d:])
 
     def _may_hold(self, kind: str, owner: int, column: int) -> bool:
         """Whether a copy of `kind` may sit in `column` at all: the next check of the kind on
@@ -374,45 +394,70 @@ def _order(prog: BlockProgramme, present: list[str], order: str) -> list[str]:
 
 def _fewest_first(prog: BlockProgramme, by_last: list[str]) -> list[str]:
     """Greedy: next the kind with the fewest ways to sit in the current layer's blocks (ties:
-    latest last check first). Kinds that can sit in few places leave the frontier small."""
+    latest last check first). Kinds that can sit in few places leave the frontier small.
+
+    The same choice as counting every candidate's options, cheaper: candidates are tried
+    smallest-known-count first (last layer's counts), so the running best is small early
+    and every other enumeration stops once it passes it (an exact count, or a lower bound,
+    is kept per (kind, blocks))."""
     remaining = list(by_last)
+    rank = {k: i for i, k in enumerate(by_last)}
+    known: dict[tuple[str, tuple[tuple[int, int, int], ...]], tuple[int, bool]] = {}
+    """(kind, blocks) -> (count, exact?): a count, or a lower bound when not exact."""
+    hint: dict[str, int] = {}
     chosen: list[str] = []
+    cache = prog.__dict__.get("_cache", {})
     while remaining:
         layer = prog._layer(remaining)
-        best, fewest = remaining[0], None
-        for k in remaining:  # the first with the fewest options (counting stops past the best)
-            cached = prog.__dict__.get("_cache", {}).get((k, layer.blocks))
-            n = len(cached) if cached is not None else \
-                len(prog._enumerate(k, layer, None if fewest is None else fewest))
-            if fewest is None or n < fewest:
-                best, fewest = k, n
-        chosen.append(best)
-        remaining.remove(best)
+        best: tuple[int, int] | None = None
+        for k in sorted(remaining, key=lambda k: (hint.get(k, 0), rank[k])):
+            key = (k, layer.blocks)
+            if key in cache:
+                known[key] = (len(cache[key]), True)
+            n, exact = known.get(key, (0, False))
+            if best is not None and (n, rank[k]) > best:
+                continue
+            if not exact:
+                cap = None if best is None else best[0]
+                n = len(prog._enumerate(k, layer, cap))
+                exact = cap is None or n <= cap
+                known[key] = (n, exact)
+            hint[k] = n
+            if exact and (best is None or (n, rank[k]) < best):
+                best = (n, rank[k])
+        assert best is not None
+        pick = by_last[best[1]]
+        chosen.append(pick)
+        remaining.remove(pick)
     return chosen
 
 
-def _lazy_compositions(total: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    """Every way to put `total` copies into columns with these capacities, one at a time."""
+@functools.lru_cache(maxsize=1024)
+def _compositions(total: int, caps: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every way to put `total` copies into columns with these capacities, in lexicographic
+    order (kept: one layer asks the same question for many kinds)."""
     if not caps:
-        if total == 0:
-            yield ()
-        return
-    for first in range(min(total, caps[0]) + 1):
-        for rest in _lazy_compositions(total - first, caps[1:]):
-            yield (first, *rest)
+        return ((),) if total == 0 else ()
+    return tuple((first, *rest) for first in range(min(total, caps[0]) + 1)
+                 for rest in _compositions(total - first, caps[1:]))
+
+
+@functools.lru_cache(maxsize=4096)
+def _source_parts(u: int, idx: tuple[int, ...], caps: tuple[int, ...], deck_here: bool
+                  ) -> tuple[tuple[tuple[tuple[int, int], ...], int, int], ...]:
+    """One source's ways: ((block, copies) taken, U!/x_deck!, copies in the deck)."""
+    out = []
+    for parts in _compositions(u, caps):
+        deck = parts[-1] if deck_here else 0
+        out.append((tuple((b, x) for b, x in zip(idx, parts[:len(idx)], strict=True) if x),
+                    math.factorial(u) // math.factorial(deck), deck))
+    return tuple(out)
 
 
 def _combos(per_source: list[tuple[int, list[int], list[int], bool]]
             ) -> Iterator[tuple[tuple[tuple[tuple[int, int], ...], int, int], ...]]:
     """Per source (copies, blocks, capacities, has the deck), every way its copies sit:
-    ((block, copies) taken, U!/x_deck!, copies in the deck), lazily, one tuple per source."""
-    if not per_source:
-        yield ()
-        return
-    (u, idx, caps, deck_here), rest = per_source[0], per_source[1:]
-    for parts in _lazy_compositions(u, caps):
-        deck = parts[-1] if deck_here else 0
-        here = (tuple((b, x) for b, x in zip(idx, parts[:len(idx)], strict=True) if x),
-                math.factorial(u) // math.factorial(deck), deck)
-        for tail in _combos(rest):
-            yield (here, *tail)
+    ((block, copies) taken, U!/x_deck!, copies in the deck), lazily, one tuple per source
+    (the first source's ways outermost)."""
+    return itertools.product(*(_source_parts(u, tuple(idx), tuple(caps), deck_here)
+                               for u, idx, caps, deck_here in per_source))
