@@ -2,10 +2,10 @@
 
 Stands in for InProcessInference when the server runs with --mqtt. After each commit the table's
 events reach this module through the bus; it publishes a `{"table_id", "seq"}` work
-notification (QoS 1) and watches the beliefs coming back. At most IN_FLIGHT notifications
-per table are in flight at a time: events committed meanwhile wait, and when a round's
-beliefs are all back, one notification asks for the table's head. So under load beliefs
-skip seqs (as in-process inference's coalescing does) instead of queueing without bound in
+notification (QoS 0: topics.WORK_QOS) and watches the beliefs coming back. At most IN_FLIGHT
+notifications per table are in flight at a time: events committed meanwhile wait, and when
+a round's beliefs are all back, one notification asks for the table's head. So under load
+beliefs skip seqs (as in-process inference's coalescing does) instead of queueing without bound in
 the broker and in the server's socket: the beliefs in flight are at most 2 x 5 per table.
 A watchdog re-notifies when some observer's belief has not reached the seq within
 `retry_after` seconds (a worker died holding the notification, a message was lost in a
@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from server.feeds.bus import Bus, Envelope, Unsubscribe
 from server.feeds.mqtt_link import MqttLink
-from server.feeds.topics import Topics
+from server.feeds.topics import WORK_QOS, Topics
 from server.metrics import Metrics, Window
 from server.table_game import TableGame
 
@@ -229,7 +229,7 @@ class RemoteInference:
                     message["watch"] = [a for a in audiences if a in watch.watching]
                 self._carry(watch, seq, message)
             payload = json.dumps(message)
-            self.link.publish(self.topics.work(table_id), payload, qos=1)
+            self.link.publish(self.topics.work(table_id), payload, qos=WORK_QOS)
             self.notifications += 1
             if watch is not None:
                 for stamped_seq, stamp in watch.stamps:

@@ -34,7 +34,7 @@ from games.registry import GAMES
 from games.registry import Registry as Games
 from server.beliefs.message import belief_frame
 from server.feeds.mqtt_link import MqttLink
-from server.feeds.topics import Topics, partition_of
+from server.feeds.topics import BELIEF_QOS, WORK_QOS, Topics, partition_of
 from server.logs import log
 from server.metrics import Window
 from storage import EventStore
@@ -201,7 +201,7 @@ class InferenceService:
         if lost:
             self._forget_partitions(lost)
         for partition in sorted(gained):  # subscribed first, then read: nothing between
-            await self.link.subscribe(self.topics.work_partition(partition), qos=1)
+            await self.link.subscribe(self.topics.work_partition(partition), qos=WORK_QOS)
         if gained:
             self.gained += len(gained)
             tables = await asyncio.to_thread(self.partitions.open_tables, gained)
@@ -353,7 +353,8 @@ class InferenceService:
             log("inference_failed", table=table_id, error=repr(error))
             return
         for audience, frame in frames:
-            self.link.publish(self.topics.beliefs(table_id, audience), frame, qos=1, retain=True)
+            self.link.publish(self.topics.beliefs(table_id, audience), frame, qos=BELIEF_QOS,
+                              retain=True)
         tables.published = tables.folded
         self.compute_seconds += time.perf_counter() - started
         self.stages["fold"].add((time.perf_counter() - started) * 1000.0)

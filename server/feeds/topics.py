@@ -22,6 +22,13 @@ from urllib.parse import urlsplit
 
 DEFAULT_PREFIX = "domino/v1"
 DEFAULT_PARTITIONS = 64
+WORK_QOS = 0
+BELIEF_QOS = 0
+"""Work notifications and workers' beliefs go at QoS 0. QoS 1 bought nothing here: every
+session is clean (nothing is kept across a reconnection), the link drops what is unacked
+when its connection goes, and the broker drops past its queue limits at either QoS; the
+server's watchdog re-asks for a belief that did not come (server/beliefs/remote.py). It
+cost a PUBACK per message each way: a worker read four per event (issue 15)."""
 
 
 def partition_of(table_id: str, partitions: int = DEFAULT_PARTITIONS) -> int:
