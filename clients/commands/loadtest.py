@@ -64,20 +64,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--settle", type=float, metavar="SECONDS",
                         help="with --pace: seconds after a step's tables are seated before "
                              "its window (default: two think times, 2 s to --window)")
+    parser.add_argument("--generator-processes", type=int, default=1, metavar="K",
+                        help="with --pace: play the tables in K load generator processes, "
+                             "each with its own event loop (latencies merged exactly, their "
+                             "CPU summed; default: %(default)s, this process)")
     parser.add_argument("--both-modes", action="store_true",
                         help="with --mqtt: run each table count in the one-process mode too")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from clients.python.loadtest import (
-        Deployment,
-        local_server,
-        paced_report,
-        report,
-        run_load,
-        run_paced,
-    )
+    from clients.python.loadtest import Deployment, local_server, report, run_load
+    from clients.python.loadtest_paced import paced_report, run_paced
     from games.interface import UnknownGame
     from games.registry import GAMES
 
@@ -94,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
     if args.pace is not None and (args.pace <= 0 or args.ramp <= 1 or args.window <= 0
                                   or args.max_tables < 1):
         raise CommandError("--pace and --window must be > 0, --ramp > 1, --max-tables >= 1")
+    if args.generator_processes < 1:
+        raise CommandError("--generator-processes must be >= 1")
     if args.url and len(args.tables) > 1:
         raise CommandError("--url takes one --tables count")
 
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
                 url, args.pace, start_tables=tables, ramp=args.ramp,
                 max_tables=args.max_tables, window=args.window, spectators=args.spectators,
                 variant=args.variant, worker_pids=worker_pids, options=options,
-                settle=args.settle))
+                settle=args.settle, generator_processes=args.generator_processes))
         return asyncio.run(run_load(url, tables, args.spectators, args.seconds,
                                     variant=args.variant, options=options))
 

@@ -13,14 +13,13 @@ from clients.python.loadtest import (
     BeliefTracker,
     Figures,
     _bus_lines,
-    paced_report,
     process_cpu_seconds,
     report,
     run_load,
-    run_paced,
     settle_beliefs,
     worker_figures,
 )
+from clients.python.loadtest_paced import paced_report, run_paced
 from games.dominoes.game import DOMINOES
 from games.registry import Registry
 from server.app import DominoServer
