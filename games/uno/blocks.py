@@ -92,7 +92,7 @@ class _Layer:
 class BlockProgramme:
     """Forward and backward passes over kinds; states are block fills (dicts, sparse)."""
 
-    def __init__(self, position: Position, budget: int | None = None,
+    def __init__(self, position: Position, budget: int | None = None, work: int | None = None,
                  order: str | Sequence[str] = "last", count: bool = True) -> None:
         self.position = position
         self.owners = position.owners()
@@ -130,20 +130,24 @@ class BlockProgramme:
         self.merge: list[list[int]] = []
         self.forward: list[dict[tuple[int, ...], int]] = [{(0,) * len(self.layers[0].blocks): 1}]
         self.states = 1
+        self.work = 0
+        """Steps of the forward pass so far (states x options per kind): a deterministic
+        measure of cost, bounded by `work` (OverBudget past it)."""
         if not count:
             return
         for i in range(len(self.kinds)):
             self.reach(i)
             nxt: dict[tuple[int, ...], int] = defaultdict(int)
             for state, n in self.forward[-1].items():
-                for option in self.options[i]:
-                    moved = self._step(i, state, option)
-                    if moved is not None:
-                        nxt[moved[0]] += n * moved[1]
+                for _, out, ways in self.moves(i, state):
+                    nxt[out] += n * ways
+            self.work += len(self.forward[-1]) * len(self.options[i])
             self.forward.append(dict(nxt))
             self.states = max(self.states, len(nxt))
             if budget is not None and len(nxt) > budget:
                 raise OverBudget(f"{len(nxt)} states after {i + 1} kinds (budget {budget})")
+            if work is not None and self.work > work:
+                raise OverBudget(f"{self.work} steps after {i + 1} kinds (work budget {work})")
         full = tuple(self.layers[-1].capacity)
         slots = self.forward[-1].get(full, 0)
         self.slots = slots
@@ -153,10 +157,8 @@ class BlockProgramme:
             here: dict[tuple[int, ...], int] = {}
             for state in self.forward[i]:
                 w = 0
-                for option in self.options[i]:
-                    moved = self._step(i, state, option)
-                    if moved is not None:
-                        w += moved[1] * later.get(moved[0], 0)
+                for _, out, ways in self.moves(i, state):
+                    w += ways * later.get(out, 0)
                 if w:
                     here[state] = w
             self.backward.append(here)
@@ -272,21 +274,28 @@ class BlockProgramme:
                 return step.what == "play" and step.kind == kind
         return True
 
-    def _step(self, i: int, state: tuple[int, ...], option: _Option
-              ) -> tuple[tuple[int, ...], int] | None:
+    def moves(self, i: int, state: tuple[int, ...]
+              ) -> Iterator[tuple[_Option, tuple[int, ...], int]]:
+        """Kind i's options that fit `state`, in order: (option, the state of layer i+1 it
+        leads to, its slot ways). The state is merged once, each option only adds its takes."""
         capacity = self.layers[i].capacity
-        fill = list(state)
-        ways = option.base
-        for b, x in option.takes:
-            free = capacity[b] - fill[b]
-            if x > free:
-                return None
-            ways *= math.comb(free, x)
-            fill[b] += x
-        out = [0] * len(self.layers[i + 1].blocks)
-        for b, n in enumerate(fill):
-            out[self.merge[i][b]] += n
-        return tuple(out), ways
+        merge = self.merge[i]
+        merged = [0] * len(self.layers[i + 1].blocks)
+        for b, n in enumerate(state):
+            merged[merge[b]] += n
+        comb = math.comb
+        for option in self.options[i]:
+            ways = option.base
+            for b, x in option.takes:
+                free = capacity[b] - state[b]
+                if x > free:
+                    break
+                ways *= comb(free, x)
+            else:
+                out = merged.copy()
+                for b, x in option.takes:
+                    out[merge[b]] += x
+                yield option, tuple(out), ways
 
     # -- results -----------------------------------------------------------------------------
     def result(self) -> Result:
@@ -304,13 +313,11 @@ class BlockProgramme:
                 at_least[h][kind] = []
         for i, kind in enumerate(self.kinds):
             mass: Counter[int] = Counter()
-            for j, option in enumerate(self.options[i]):
-                m = 0
-                for state, count in self.forward[i].items():
-                    moved = self._step(i, state, option)
-                    if moved is not None:
-                        m += count * moved[1] * self.backward[i + 1].get(moved[0], 0)
-                mass[j] = m
+            index = {id(option): j for j, option in enumerate(self.options[i])}
+            later = self.backward[i + 1]
+            for state, count in self.forward[i].items():
+                for option, out, ways in self.moves(i, state):
+                    mass[index[id(option)]] += count * ways * later.get(out, 0)
             for h, holder in enumerate(holders):
                 law: Counter[int] = Counter()
                 for j, option in enumerate(self.options[i]):
@@ -349,12 +356,10 @@ class BlockProgramme:
         state = next(iter(self.forward[0]))
         for i, kind in enumerate(self.kinds):
             picks = []
-            for option in self.options[i]:
-                moved = self._step(i, state, option)
-                if moved is not None:
-                    w = moved[1] * self.backward[i + 1].get(moved[0], 0)
-                    if w:
-                        picks.append((w, option, moved[0]))
+            for option, out, ways in self.moves(i, state):
+                w = ways * self.backward[i + 1].get(out, 0)
+                if w:
+                    picks.append((w, option, out))
             _, option, state = pick_weighted(picks, rng)[0]
             rows[kind] = self.place(i, option, free, rng)
         return rows

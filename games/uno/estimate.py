@@ -287,12 +287,10 @@ def importance(ledger: Ledger, rng: random.Random, paths: int, guide_budget: int
             walk.reach(i)
             later = guide.backward[i + 1]
             picks = []
-            for option in walk.options[i]:
-                moved = walk._step(i, state, option)
-                if moved is not None:
-                    w = moved[1] * later.get(agg(i + 1, moved[0]), 0)
-                    if w:
-                        picks.append((w, option, moved[0]))
+            for option, out, ways in walk.moves(i, state):
+                w = ways * later.get(agg(i + 1, out), 0)
+                if w:
+                    picks.append((w, option, out))
             if not picks:
                 break
             (_, option, state), z = pick_weighted(picks, rng)
