@@ -22,6 +22,7 @@ from games.interface import RuleViolation
 from server.feeds.bus import Envelope, Unsubscribe
 from server.logs import log
 from server.metrics import Metrics
+from server.outbox import Outbox
 from server.protocol import (
     MAX_SAFE_INTEGER,
     Ack,
@@ -140,9 +141,8 @@ class Session:
         self.limits = limits
         self.guards = guards or default_guards(registry)
         self.peer = _peer(ws)
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.queued_bytes = 0
-        """Bytes (characters: frames are mostly ASCII) in the outbox, not yet written."""
+        self.outbox = Outbox(ws, limits.outbox_bytes)
+        """Written at once while the socket takes them, else queued (server/outbox.py)."""
         self.bucket = TokenBucket(limits.rate_per_second, limits.rate_burst)
         self.attachments: dict[str, _Attachment] = {}
         self.created: set[str] = set()
@@ -154,11 +154,13 @@ class Session:
     def send(self, frame: str) -> None:
         if self.closed:
             return
-        if self.queued_bytes + len(frame) > self.limits.outbox_bytes:
+        if not self.outbox.put(frame):
             self._cut_off()
-            return
-        self.queued_bytes += len(frame)
-        self.outbox.put_nowait(frame)
+
+    @property
+    def queued_bytes(self) -> int:
+        """Bytes (characters: frames are mostly ASCII) in the outbox, not yet written."""
+        return self.outbox.queued_bytes
 
     def _cut_off(self) -> None:
         """A reader that fell `outbox_bytes` behind: free what is queued, stop its feeds and
@@ -167,12 +169,9 @@ class Session:
         log("slow_reader_dropped", peer=self.peer, queued_bytes=self.queued_bytes)
         self.guards.slow_readers_dropped += 1
         self.closed = True
-        while not self.outbox.empty():
-            self.outbox.get_nowait()
-        self.queued_bytes = 0
+        self.outbox.drop()
         for table_id in list(self.attachments):
             self._detach(table_id)
-        self.outbox.put_nowait(None)
         transport = getattr(self.ws, "transport", None)
         if transport is not None:
             transport.abort()
@@ -180,19 +179,11 @@ class Session:
     def _deliver(self, envelope: Envelope) -> None:
         self.send(envelope.frame)
 
-    async def _writer(self) -> None:
-        while True:
-            frame = await self.outbox.get()
-            if frame is None:
-                return
-            self.queued_bytes -= len(frame)
-            await self.ws.send(frame)
-
     # -- the connection's life -----------------------------------------------------------
 
     async def run(self) -> None:
         self.metrics.connections += 1
-        writer = asyncio.create_task(self._writer())
+        writer = asyncio.create_task(self.outbox.run())
         try:
             async for text in self.ws:
                 if self.closed:
@@ -208,7 +199,7 @@ class Session:
             for table_id in list(self.attachments):
                 self._detach(table_id)
             # let the writer flush what is queued, unless the peer is gone
-            self.outbox.put_nowait(None)
+            self.outbox.stop()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=1.0)
             writer.cancel()
