@@ -97,6 +97,7 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
                 "generator_processes": count,
                 "server_rss_mb": round(server.get("rss_bytes", 0) / 2**20, 1),
                 "server_loop_lag_ms": server.get("loop_lag_ms"),
+                "server_commit_ms": server.get("commit_ms"),
                 "generator_loop_lag_p99_ms": round(percentile(merged.lags_ms, 99), 2),
                 "events": events,
             }

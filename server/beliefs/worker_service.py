@@ -129,6 +129,7 @@ class InferenceService:
         if self.partitions.partitions != topics.partitions:
             raise ValueError("the leases and the topics must count the same partitions")
         self.link = MqttLink(link_url, identifier, self.on_message)
+        self.link.after_read = self._process_ready
         self.tables: OrderedDict[str, TableBeliefs] = OrderedDict()
         self._pending: OrderedDict[str, tuple[int, bool]] = OrderedDict()
         self._wake = asyncio.Event()
@@ -148,6 +149,9 @@ class InferenceService:
         """Events (payloads by seq) that notifications carried, not folded yet."""
         self.reads = 0
         """Store reads (one per batch that needed one): rebuilds and gaps, not steady play."""
+        self._reading: set[str] = set()
+        """Tables whose store read is under way (not served from a read of the link meanwhile:
+        the read's events would be folded twice)."""
         self._watching: dict[str, frozenset[str]] = {}
         """Per table, the audiences its last notification named as followed (none named:
         all): the others are folded but get no snapshot and no belief."""
@@ -191,6 +195,7 @@ class InferenceService:
                 await self._lease_round()
             except Exception as error:  # a database hiccup: the next round tries again
                 log("worker_lease_failed", error=repr(error))
+            self._forget_idle()  # (the loop only wakes for store reads now)
 
     async def _lease_round(self) -> None:
         held = (await asyncio.to_thread(self.partitions.round)).held
@@ -241,12 +246,30 @@ class InferenceService:
                 first = int(data["from"])
                 self._carried.setdefault(table_id, {}).update(
                     {first + i: event for i, event in enumerate(events)})
-            self._want(table_id, seq, bool(data.get("again")))
+            self._want(table_id, seq, bool(data.get("again")), wake=False)
 
-    def _want(self, table_id: str, seq: int, again: bool) -> None:
+    def _want(self, table_id: str, seq: int, again: bool, *, wake: bool = True) -> None:
+        """Mark the table due; `wake`: now, by the loop (a notification waits for the end of
+        its read instead, `_process_ready`)."""
         before, was_again = self._pending.get(table_id, (0, False))
         self._pending[table_id] = (max(seq, before), again or was_again)
-        self._wake.set()
+        if wake:
+            self._wake.set()
+
+    def _process_ready(self) -> None:
+        """After a read of the link's socket: every due table whose notifications carried
+        the events is folded and published now, in this loop turn (its beliefs leave in the
+        same send as the read's end); the rest (store reads) go to the loop."""
+        batch = {t: due for t, due in self._pending.items() if t not in self._reading}
+        if not batch:
+            return
+        for table_id in batch:  # (a table being read stays due: the loop serves it after)
+            del self._pending[table_id]
+        wanted = self._serve(batch)
+        for table_id in wanted:
+            self._pending[table_id] = batch[table_id]
+        if wanted:
+            self._wake.set()
 
     async def _loop(self) -> None:
         while True:
@@ -265,6 +288,14 @@ class InferenceService:
         the server asks `again` (it has not seen that belief: lost, or overwritten by a slower
         worker's older one). A failed read is logged; the server's watchdog asks again.
         """
+        wanted = self._serve(batch)
+        if wanted:
+            self.reads += 1
+            await self._read(batch, wanted)
+
+    def _serve(self, batch: dict[str, tuple[int, bool]]) -> dict[str, int]:
+        """Publish every table of `batch` that needs no store read; return the others (each
+        with the seq it has folded: the read starts after it)."""
         wanted: dict[str, int] = {}
         now = time.monotonic()
         for table_id in batch:
@@ -289,23 +320,30 @@ class InferenceService:
                     wanted[table_id] = tables.folded
                 else:  # the notification brought the events: no store read
                     self._publish(tables, carried, seq)
-        if not wanted:
-            return
-        self.reads += 1
+        return wanted
+
+    async def _read(self, batch: dict[str, tuple[int, bool]], wanted: dict[str, int]) -> None:
         started = time.perf_counter()
+        self._reading = set(wanted)
         try:
             stored = await asyncio.to_thread(self.store.read_many, wanted)
         except Exception as error:  # a store hiccup
             log("worker_failed", tables=len(wanted), error=repr(error))
+            self._reading = set()
             return
         self.read_seconds += time.perf_counter() - started
         self.stages["read"].add((time.perf_counter() - started) * 1000.0)
-        for table_id, records in stored.items():
-            tables = self.tables.get(table_id)
-            self._carried.pop(table_id, None)
-            if tables is not None:  # (forgotten while we read: nothing to publish to)
-                self._publish(tables, [r.payload for r in records], batch[table_id][0])
-                await asyncio.sleep(0)  # read the socket between tables: acks, notifications
+        try:
+            for table_id, records in stored.items():
+                tables = self.tables.get(table_id)
+                self._carried.pop(table_id, None)
+                if tables is not None:  # (forgotten while we read: nothing to publish to)
+                    self._publish(tables, [r.payload for r in records if r.seq > tables.folded],
+                                  batch[table_id][0])
+                    self._reading.discard(table_id)
+                    await asyncio.sleep(0)  # read the socket between tables: notifications
+        finally:
+            self._reading = set()
 
     def _take_carried(self, table_id: str, folded: int,
                       seq: int) -> list[dict[str, Any]] | None:

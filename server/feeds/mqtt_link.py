@@ -103,6 +103,10 @@ class MqttLink:
         self._task: asyncio.Task[None] | None = None
         self._unacked: set[int] = set()
         """Message ids handed to paho and not yet acknowledged (QoS 1) or written (QoS 0)."""
+        self.after_read: Callable[[], None] | None = None
+        """Called after each read of the socket, once every message it held was handed to
+        `on_message` (a worker folds and publishes then: its beliefs leave in the same loop
+        turn as the notification arrived, one send)."""
         self.on_connect: Callable[[], None] | None = None
         """Called on every connection, once its subscriptions are restored (a bus re-announces
         its retained follower markers: a restarted broker may have lost them)."""
@@ -192,9 +196,8 @@ class MqttLink:
                                     protocol=aiomqtt.ProtocolVersion.V5, keepalive=15,
                                     max_inflight_messages=MAX_INFLIGHT, logger=QUIET,
                                     queue_type=_kept_queue(inboxes), socket_options=NO_DELAY)
-            _buffered_reads(client)
+            _fast_io(client, self._after_read)
             _count_acks(client, self._acked)
-            _gathered_writes(client)
             try:
                 async with client:
                     self._client = client
@@ -286,50 +289,17 @@ class MqttLink:
                     await asyncio.sleep(0.001)
             await self._wake.wait()
 
+    def _after_read(self) -> None:
+        if self.after_read is not None:
+            try:
+                self.after_read()
+            except Exception as error:  # the link itself must go on
+                log("mqtt_after_read_failed", client=self.identifier, error=repr(error))
+
     def _acked(self, mid: int) -> None:
         if mid in self._unacked:
             self._unacked.discard(mid)
             self.published += 1
-
-
-def _buffered_reads(client: aiomqtt.Client) -> None:
-    """Serve paho's reads from one recv of everything the socket holds, and after each read
-    ask the kernel to ACK at once (TCP_QUICKACK), so a broker's Nagle never waits out our
-    delayed-ACK timer (see the module's docstring).
-
-    paho reads a packet's fixed header a byte at a time, one recv each; here one recv takes
-    up to RECV_BYTES and paho's small reads are slices of it. aiomqtt's reader callback calls
-    paho's `loop_read` at each wake: the wrapper goes on reading while bytes are buffered
-    (paho stops after a few packets, and buffered bytes wake no one), then re-arms the
-    option (one setsockopt per wake, sending any ACK pending)."""
-    paho = client._client  # aiomqtt's paho client: its callbacks look these up per call
-    recv, read = paho._sock_recv, paho.loop_read
-    buffered = [b"", 0]  # bytes read from the socket, and how many paho has taken
-
-    def sock_recv(bufsize: int) -> bytes:
-        data, taken = buffered
-        if taken >= len(data):  # empty: one recv (BlockingIOError and EOF go to paho as is)
-            data, taken = recv(RECV_BYTES), 0
-            if len(data) <= bufsize:
-                buffered[:] = [b"", 0]
-                return data
-        chunk = data[taken:taken + bufsize]
-        buffered[:] = [data, taken + len(chunk)]
-        return chunk
-
-    def loop_read(max_packets: int = 1) -> Any:
-        result = read(max_packets)
-        while result == MQTT_ERR_SUCCESS and buffered[1] < len(buffered[0]):
-            result = read(max_packets)
-        if QUICK_ACK is not None:
-            sock = paho.socket()
-            if sock is not None:
-                with contextlib.suppress(OSError):
-                    sock.setsockopt(socket.IPPROTO_TCP, QUICK_ACK, 1)
-        return result
-
-    paho._sock_recv = sock_recv  # type: ignore[method-assign]
-    paho.loop_read = loop_read  # type: ignore[method-assign]
 
 
 def _count_acks(client: aiomqtt.Client, acked: Callable[[int], None]) -> None:
@@ -346,26 +316,68 @@ def _count_acks(client: aiomqtt.Client, acked: Callable[[int], None]) -> None:
     paho.on_publish = on_publish
 
 
-def _gathered_writes(client: aiomqtt.Client) -> None:
-    """Send every packet paho has queued in one send, on the loop's next turn.
+def _fast_io(client: aiomqtt.Client, after_read: Callable[[], None]) -> None:
+    """Few syscalls and loop turns per message, on paho's socket.
 
-    paho sends each packet with its own send (a worker's four beliefs: four syscalls and four
-    segments, and the broker's four PUBACKs back), and aiomqtt registers the socket for writing
-    through `call_soon_threadsafe` and `add_writer` (a self-pipe write, two epoll_ctl and an
-    epoll wake per batch). Here paho's sends fill a buffer that `loop_write` sends at once;
-    a publish made on the loop's own thread schedules that `loop_write` with `call_soon`. Only
-    a full socket (bytes left over) waits for writability with `add_writer`; from paho's
-    connect thread, aiomqtt's way."""
-    paho = client._client
+    Reads: paho reads a packet's fixed header a byte at a time, one recv each (17 recv per
+    event at a worker, measured with strace); here one recv takes up to RECV_BYTES and paho's
+    small reads are slices of it. aiomqtt's reader callback calls paho's `loop_read` at each
+    wake: the wrapper goes on reading while bytes are buffered (paho stops after a few
+    packets, and buffered bytes wake no one), calls `after_read`, sends whatever was
+    published meanwhile, then re-arms TCP_QUICKACK, so a broker's Nagle never waits out our
+    delayed-ACK timer (see the module's docstring; one setsockopt per wake, sending any ACK
+    pending).
+
+    Writes: paho sends each packet with its own send (a worker's four beliefs: four syscalls
+    and four segments), and aiomqtt registers the socket for writing through
+    `call_soon_threadsafe` and `add_writer` (a self-pipe write, two epoll_ctl and an epoll
+    wake per batch). Here paho's sends fill a buffer that `loop_write` sends at once: at the
+    end of a read, or on the loop's next turn (`call_soon`) for a publish made elsewhere on
+    the loop's thread. Only a full socket (bytes left over) waits for writability with
+    `add_writer`; from paho's connect thread, aiomqtt's way."""
+    paho = client._client  # aiomqtt's paho client: its callbacks look these up per call
+    recv, read = paho._sock_recv, paho.loop_read
     send, write, inner = paho._sock_send, paho.loop_write, paho.on_socket_register_write
     loop = asyncio.get_running_loop()
+    buffered = [b"", 0]  # bytes read from the socket, and how many paho has taken
     waiting = bytearray()  # sent as far as paho knows, not yet handed to the socket
+    state = {"reading": False, "scheduled": False}
+
+    def sock_recv(bufsize: int) -> bytes:
+        data, taken = buffered
+        if taken >= len(data):  # empty: one recv (BlockingIOError and EOF go to paho as is)
+            data, taken = recv(RECV_BYTES), 0
+            if len(data) <= bufsize:
+                buffered[:] = [b"", 0]
+                return data
+        chunk = data[taken:taken + bufsize]
+        buffered[:] = [data, taken + len(chunk)]
+        return chunk
+
+    def loop_read(max_packets: int = 1) -> Any:
+        state["reading"] = True
+        try:
+            result = read(max_packets)
+            while result == MQTT_ERR_SUCCESS and buffered[1] < len(buffered[0]):
+                result = read(max_packets)
+            after_read()
+        finally:
+            state["reading"] = False
+        if paho.want_write():
+            checked_write()
+        if QUICK_ACK is not None:
+            sock = paho.socket()
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.IPPROTO_TCP, QUICK_ACK, 1)
+        return result
 
     def sock_send(buf: bytes | bytearray) -> int:
         waiting.extend(buf)
         return len(buf)
 
     def loop_write() -> Any:
+        state["scheduled"] = False
         result = write()  # paho's packets into `waiting`; it unregisters the writer
         try:
             while waiting:
@@ -389,7 +401,8 @@ def _gathered_writes(client: aiomqtt.Client) -> None:
             inner(paho_client, userdata, sock)
         elif waiting:  # the socket is full: wait until it takes more
             loop.add_writer(sock.fileno(), checked_write)
-        else:
+        elif not state["reading"] and not state["scheduled"]:  # a read sends at its end
+            state["scheduled"] = True
             loop.call_soon(checked_write)
 
     def checked_write() -> None:
@@ -400,6 +413,8 @@ def _gathered_writes(client: aiomqtt.Client) -> None:
             if not disconnected.done():
                 disconnected.set_exception(error)
 
+    paho._sock_recv = sock_recv  # type: ignore[method-assign]
+    paho.loop_read = loop_read  # type: ignore[method-assign]
     paho._sock_send = sock_send  # type: ignore[method-assign]
     paho.loop_write = loop_write  # type: ignore[method-assign]
     paho.on_socket_register_write = register
