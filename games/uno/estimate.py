@@ -219,30 +219,40 @@ def _ladder(seqs: list[int]) -> list[int]:
     return [seqs[n - 1] for n in sorted(counts - {0})]
 
 
-def guide_blocks(full: Position, budget: int, order: Sequence[str]
+def guide_blocks(full: Position, budget: int, order: Sequence[str], work: int | None = None
                  ) -> tuple[int, BlockProgramme] | None:
     """The block count (walk order `order`) of a least relaxed position within `budget`
     states: the oldest 'nothing to play' checks dropped, more and more, then every one and
     the oldest plays (more dropped checks need not mean fewer states, a kind may then sit
     in more blocks: so a ladder, no bisection); (the last seq dropped, the count), or None
-    if none fits."""
+    if none fits.
+
+    `work` bounds the ladder's cost in forward steps (states x options, deterministic):
+    the rungs share it, and once it is spent only the last rung (every check dropped) is
+    tried, with `work` of its own."""
     steps = [s for t in full.timelines.values() for s in t]
     nones = sorted({s.seq for s in steps if s.what == "none"})
     plays = sorted({s.seq for s in steps if s.what == "play"})
     last = nones[-1] if nones else 0
     tries = [(until, 0) for until in _ladder(nones)] + \
         [(last, until) for until in _ladder(plays)]
-    for until, plays_until in tries:
+    spent = 0
+    for n, (until, plays_until) in enumerate(tries):
+        final = n == len(tries) - 1
+        if work is not None and spent >= work and not final:
+            continue
         try:
             return max(until, plays_until), BlockProgramme(
-                without_checks(full, until, plays_until), budget=budget, order=order)
-        except OverBudget:
-            continue
+                without_checks(full, until, plays_until), budget=budget, order=order,
+                work=None if work is None else (work if final else work - spent))
+        except OverBudget as over:
+            spent += over.work
     return None
 
 
 def importance(ledger: Ledger, rng: random.Random, paths: int, guide_budget: int,
-               order: str | Sequence[str] = "fewest") -> Weighted | None:
+               order: str | Sequence[str] = "fewest", guide_work: int | None = None
+               ) -> Weighted | None:
     """Sequential importance sampling through the real history's block walk.
 
     The guide is the block count of the same columns with the oldest 'nothing to play'
@@ -257,7 +267,7 @@ def importance(ledger: Ledger, rng: random.Random, paths: int, guide_budget: int
     (exactly when h is exact). None when no guide fits its budget."""
     full = ledger.position()
     walk = BlockProgramme(full, order=order, count=False)
-    found = guide_blocks(full, guide_budget, walk.kinds)
+    found = guide_blocks(full, guide_budget, walk.kinds, guide_work)
     if found is None:
         return None
     until, guide = found
