@@ -19,7 +19,7 @@ from games.interface import JSON, SPECTATOR
 from games.uno.blocks import BlockProgramme, OverBudget
 from games.uno.cards import COLOUR_NAMES
 from games.uno.counting import DECK, Infeasible, Position, Programme, Result, state_bound
-from games.uno.estimate import draw, importance, summarise, summarise_weighted
+from games.uno.estimate import Weighted, draw, importance, summarise, summarise_weighted
 from games.uno.events import MatchEnded
 from games.uno.ledger import Ledger
 
@@ -105,16 +105,27 @@ class UnoBelief:
         if state_bound(position) <= self.budget:
             return (Programme(position, exact=self.integers).result(),
                     "python ints" if self.integers else "float64")
+        blocks = self.blocks(position)
+        return None if blocks is None else (blocks.result(), "python ints (blocks)")
+
+    def blocks(self, position: Position) -> BlockProgramme | None:
+        """The block count within the block budget in one of ORDERS, or None (a greedy
+        order that cost over FIT_WORK compositions is predicted over budget, not tried)."""
         for order in ORDERS:
             kinds, work = self._walk_order(position, order)
             if work > FIT_WORK:
                 continue
             try:
-                blocks = BlockProgramme(position, budget=self.block_budget, order=kinds)
+                return BlockProgramme(position, budget=self.block_budget, order=kinds)
             except OverBudget:
                 continue
-            return blocks.result(), "python ints (blocks)"
         return None
+
+    def weighted(self, rng: random.Random, paths: int = PATHS) -> Weighted | None:
+        """The estimate's importance-weighted walks (None when no guide fits)."""
+        position = self.ledger.position()
+        return importance(self.ledger, rng, paths, GUIDE_BUDGET,
+                          self._walk_order(position, "fewest")[0], GUIDE_WORK)
 
     def _walk_order(self, position: Position, order: str) -> tuple[list[str], int]:
         """The block walk's kinds in `order` and the compositions the order checked (the

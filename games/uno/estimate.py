@@ -275,7 +275,8 @@ def importance(ledger: Ledger, rng: random.Random, paths: int, guide_budget: int
     owners = full.owners()
     maps: list[list[int]] = []
 
-    def agg(i: int, state: tuple[int, ...]) -> tuple[int, ...]:
+    def agg(i: int, state: tuple[int, ...]) -> list[int]:
+        """The guide's fill of layer i holding the real fill `state`."""
         while len(maps) <= i:
             j = len(maps)
             if j:
@@ -284,7 +285,7 @@ def importance(ledger: Ledger, rng: random.Random, paths: int, guide_budget: int
         out = [0] * len(guide.layers[i].blocks)
         for b, n in enumerate(state):
             out[maps[i][b]] += n
-        return tuple(out)
+        return out
 
     draws: list[tuple[dict[str, Counter[str]], Counter[str]]] = []
     logs: list[float] = []
@@ -296,15 +297,26 @@ def importance(ledger: Ledger, rng: random.Random, paths: int, guide_budget: int
         for i, kind in enumerate(walk.kinds):
             walk.reach(i)
             later = guide.backward[i + 1]
+            # the guide's fill after each option: the merged fill's, plus the option's takes
+            # (agg is linear; one aggregation per state instead of one per option)
+            merge = walk.merge[i]
+            merged = [0] * len(walk.layers[i + 1].blocks)
+            for b, n in enumerate(state):
+                merged[merge[b]] += n
+            base = agg(i + 1, tuple(merged))
+            into = maps[i + 1]
             picks = []
             for option, out, ways in walk.moves(i, state):
-                w = ways * later.get(agg(i + 1, out), 0)
+                fill = base.copy()
+                for b, x in option.takes:
+                    fill[into[merge[b]]] += x
+                w = ways * later.get(tuple(fill), 0)
                 if w:
-                    picks.append((w, option, out))
+                    picks.append((w, option, (out, tuple(fill))))
             if not picks:
                 break
-            (_, option, state), z = pick_weighted(picks, rng)
-            log_weight += math.log(z) - math.log(later[agg(i + 1, state)])
+            (_, option, (state, guided)), z = pick_weighted(picks, rng)
+            log_weight += math.log(z) - math.log(later[guided])
             rows[kind] = walk.place(i, option, free, rng)
         else:
             hands: dict[str, Counter[str]] = {o: Counter() for o in owners}

@@ -9,19 +9,18 @@ of the deals more. Bounded: DEALS x moves x one greedy playout of at most PLAYOU
 
 from __future__ import annotations
 
-import contextlib
 import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from games.uno.belief import ORDERS, UnoBelief
-from games.uno.blocks import BlockProgramme, OverBudget
+from games.uno.belief import UnoBelief
+from games.uno.blocks import BlockProgramme
 from games.uno.bots import fold, greedy_score
 from games.uno.commands import PlayCard, Reshuffle
 from games.uno.counting import DECK, Programme, _run, state_bound
-from games.uno.estimate import draw, relaxed
+from games.uno.estimate import Weighted, draw, relaxed
 from games.uno.rules import decide, legal_moves
 from games.uno.state import UnoState, evolve
 from games.uno.variants import other
@@ -37,7 +36,10 @@ SAMPLE_TRIES = 30
 class Sampler:
     """Draws referee states consistent with a seat's view from its belief, the counting
     built once per decision: exactly, by counting.Programme or blocks.BlockProgramme within
-    their budgets, else by the estimate's rejection sampler (exact draws); only when that
+    their budgets (UnoBelief.blocks: the belief's orders and work budgets); else from the
+    belief's importance-weighted walks (built once, on the first deal; each deal one of
+    them drawn by its weight: sampling-importance-resampling, consistent with every check
+    of the history); else by the estimate's rejection sampler (exact draws); only when that
     keeps nothing in a few tries, from the relaxed count (wider, still holding the truth)."""
 
     def __init__(self, belief: UnoBelief, state: UnoState) -> None:
@@ -47,12 +49,10 @@ class Sampler:
         self.position = ledger.position()
         self.blocks: BlockProgramme | None = None
         self.programme: Programme | None = None
+        self.weighted: Weighted | None = None
+        self.tried_weights = False
         if state_bound(self.position) > belief.budget:
-            for order in ORDERS:
-                with contextlib.suppress(OverBudget):
-                    self.blocks = BlockProgramme(self.position, budget=belief.block_budget,
-                                                 order=order)
-                    break
+            self.blocks = belief.blocks(self.position)
         if self.blocks is None and state_bound(self.position) <= belief.budget:
             self.programme = Programme(self.position, exact=belief.integers)
 
@@ -62,13 +62,21 @@ class Sampler:
             hands, deck_kinds = self.blocks.sample(rng)
             hand = hands.get(self.opponent, Counter())
         elif self.programme is None:
-            kept = draw(self.belief.ledger, self.belief.budget, rng, tries=SAMPLE_TRIES,
-                        keep=1).kept
-            if kept:
-                hand, deck_kinds = kept[0][0].get(self.opponent, Counter()), kept[0][1]
+            if not self.tried_weights:
+                self.tried_weights = True
+                self.weighted = self.belief.weighted(rng)
+            if self.weighted is not None and self.weighted.draws:
+                hands, deck_kinds = rng.choices(self.weighted.draws,
+                                                weights=self.weighted.normalised())[0]
+                hand = hands.get(self.opponent, Counter())
             else:
-                self.position, _ = relaxed(self.belief.ledger, self.belief.budget)
-                self.programme = Programme(self.position, exact=self.belief.integers)
+                kept = draw(self.belief.ledger, self.belief.budget, rng, tries=SAMPLE_TRIES,
+                            keep=1).kept
+                if kept:
+                    hand, deck_kinds = kept[0][0].get(self.opponent, Counter()), kept[0][1]
+                else:
+                    self.position, _ = relaxed(self.belief.ledger, self.belief.budget)
+                    self.programme = Programme(self.position, exact=self.belief.integers)
         if hand is None:
             assert self.programme is not None
             rows = self.programme.sample_rows(rng)
