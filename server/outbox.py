@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import struct
 from collections import deque
 
 from websockets.asyncio.server import ServerConnection
@@ -65,15 +66,23 @@ class Outbox:
     def _writable(self) -> bool:
         ws = self.ws
         return (ws.protocol.state is State.OPEN and not ws.paused
-                and ws.send_in_progress is None and not ws.transport.is_closing())
+                and ws.send_in_progress is None and not ws.protocol.expect_continuation_frame
+                and not ws.transport.is_closing())
 
     def _write_now(self, frame: str) -> None:
-        """The frame through the protocol (framing) to the transport, now; what
-        websockets' `send` does inside its send context, without the awaits."""
+        """The frame to the transport, now: what websockets' `send` does inside its send
+        context, without the awaits. With no extension negotiated (the server turns
+        compression off) and nothing of the protocol's waiting, the frame's bytes are
+        built here (text_frame: the same bytes, without websockets' Frame object); else
+        they go through the protocol."""
         ws = self.ws
+        protocol = ws.protocol
         try:
-            ws.protocol.send_text(frame.encode())
-            ws.send_data()
+            if not protocol.extensions and not protocol.writes:
+                ws.transport.write(text_frame(frame.encode()))
+            else:
+                protocol.send_text(frame.encode())
+                ws.send_data()
         except Exception:  # the transport failed under us: end the connection, as send would
             with contextlib.suppress(Exception):
                 ws.transport.abort()
@@ -94,3 +103,14 @@ class Outbox:
                 self._busy = False
             if self._stopping:
                 return
+
+
+def text_frame(data: bytes) -> bytes:
+    """An unmasked, final, uncompressed WebSocket text frame (RFC 6455 5.2), as a server
+    sends it: the bytes websockets' Frame(TEXT, data).serialize(mask=False) makes."""
+    length = len(data)
+    if length < 126:
+        return struct.pack("!BB", 0x81, length) + data
+    if length < 65536:
+        return struct.pack("!BBH", 0x81, 126, length) + data
+    return struct.pack("!BBQ", 0x81, 127, length) + data

@@ -180,10 +180,19 @@ def main(argv: list[str] | None = None) -> int:
         server = [r["server_ms_per_move"] for r in mine]
         kids = [r["children_ms_per_move"] for r in mine]
         rate = [r["moves_per_s"] for r in mine]
+        main = [r["by_thread_ms_per_move"].get("main", 0.0) for r in mine]
+        other = [round(r["server_ms_per_move"] - m, 3) for r, m in zip(mine, main, strict=True)]
         medians[name] = statistics.median(server)
         print(f"{name:>6}: server {min(server):.3f}-{max(server):.3f} ms/move "
               f"(median {medians[name]:.3f}), children {min(kids):.3f}-{max(kids):.3f}, "
-              f"moves/s {min(rate)}-{max(rate)}")
+              f"moves/s {min(rate)}-{max(rate)}; event loop thread {min(main):.3f}-"
+              f"{max(main):.3f}, other threads {min(other):.3f}-{max(other):.3f}; commits/move "
+              f"{min(r['commits_per_move'] for r in mine)}-"
+              f"{max(r['commits_per_move'] for r in mine)}; beliefs p50/p99 ms "
+              f"{min(r['beliefs_p50_p99'][0] for r in mine)}-"
+              f"{max(r['beliefs_p50_p99'][0] for r in mine)} / "
+              f"{min(r['beliefs_p50_p99'][1] for r in mine)}-"
+              f"{max(r['beliefs_p50_p99'][1] for r in mine)}")
     first = trees[0][0]
     for name, _ in trees[1:]:
         print(f"{name}/{first} (medians): {medians[name] / medians[first]:.2f}x")

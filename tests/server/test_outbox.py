@@ -10,8 +10,9 @@ from contextlib import asynccontextmanager
 
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
+from websockets.frames import Frame, Opcode
 
-from server.outbox import Outbox
+from server.outbox import Outbox, text_frame
 from tests.server.helpers import wait_for
 
 Handler = Callable[[ServerConnection], Awaitable[None]]
@@ -118,3 +119,10 @@ async def test_a_closed_connection_takes_no_frame_directly() -> None:
         await asyncio.wait_for(closed.wait(), 10)
     assert outcome[0] == len('{"late": true}')
     assert outcome[1] in ("ConnectionClosedOK", "ConnectionClosedError")
+
+
+def test_a_text_frame_is_the_bytes_websockets_makes() -> None:
+    """Every length encoding (7-bit, 16-bit, 64-bit) and non-ASCII text."""
+    for text in ("", "x" * 125, "x" * 126, "é" * 70, "y" * 65535, "z" * 65536, "{\"n\": 1}"):
+        data = text.encode()
+        assert text_frame(data) == Frame(Opcode.TEXT, data).serialize(mask=False)
