@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
         run_server,
         run_until_signalled,
     )
+    from server.collector import tune_collector
     from server.logs import configure
     from server.tables.local import TableOptions
     from storage import StorageError
@@ -128,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
     async def opened(server: DominoServer) -> None:
+        tune_collector()  # the long-running process only, not servers embedded in tests
         if not args.open:
             return
         bots = {seat: "greedy" for seat in ("S", "W", "N", "E") if seat != args.seat}
