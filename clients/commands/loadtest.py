@@ -105,13 +105,15 @@ def run(args: argparse.Namespace) -> int:
             plans += [(tables, Deployment(args.mqtt, args.db, workers))
                       for workers in args.workers]
 
-    def go(url: str, tables: int, worker_pids: list[int] | None = None) -> dict:
+    def go(url: str, tables: int, worker_pids: list[int] | None = None,
+           server_pid: int | None = None) -> dict:
         if args.pace is not None:
             return asyncio.run(run_paced(
                 url, args.pace, start_tables=tables, ramp=args.ramp,
                 max_tables=args.max_tables, window=args.window, spectators=args.spectators,
                 variant=args.variant, worker_pids=worker_pids, options=options,
-                settle=args.settle, generator_processes=args.generator_processes))
+                settle=args.settle, generator_processes=args.generator_processes,
+                server_pid=server_pid))
         return asyncio.run(run_load(url, tables, args.spectators, args.seconds,
                                     variant=args.variant, options=options))
 
@@ -125,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
             for tables, deployment in plans:
                 workers: dict[str, Any] = {}
                 with local_server(deployment, workers) as url:
-                    figures = go(url, tables, workers.pop("pids", None))
+                    figures = go(url, tables, workers.pop("pids", None),
+                                 workers.pop("server_pid", None))
                 figures["mode"] = ("one-process" if deployment is None
                                    else f"mqtt+{deployment.workers}w")
                 if deployment is not None:

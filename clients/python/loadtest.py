@@ -410,6 +410,18 @@ def process_cpu_seconds(pids: list[int]) -> float:
     return total
 
 
+def process_wait_seconds(pids: list[int]) -> float:
+    """Time these processes' threads have spent runnable but waiting for a CPU (Linux
+    schedstat's run delay; 0 where unreadable): on a shared machine, latency that neither
+    the server nor the generator spent computing."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            total += sum(int((task / "schedstat").read_text().split()[1])
+                         for task in Path(f"/proc/{pid}/task").iterdir()) / 1e9
+    return total
+
+
 def settle_time(pace: float, window: float) -> float:
     """Seconds between a step's tables all seated and its window: the seating rush (every
     new table's create, joins, deal and first beliefs at once) is the ramp's artifact, not
@@ -471,6 +483,8 @@ def local_server(deployment: Deployment | None = None,
             if workers_report is not None:
                 workers_report["pids"] = [worker.pid for worker in workers]
         process = subprocess.Popen(command, cwd=ROOT)
+        if workers_report is not None:
+            workers_report["server_pid"] = process.pid
         try:
             url = f"ws://127.0.0.1:{port}/ws"
             deadline = time.monotonic() + 30

@@ -11,6 +11,7 @@ raw latencies, so merging groups is exact (percentiles of the union, not of perc
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -59,6 +60,9 @@ class WindowSample:
 
 
 class Group(Protocol):
+    pid: int
+    """The process that plays the group's tables."""
+
     async def add(self, seeds: list[int]) -> None: ...
 
     async def mark(self) -> None: ...
@@ -74,6 +78,7 @@ class TableGroup:
     def __init__(self, config: GroupConfig, games: Registry = GAMES) -> None:
         self.config = config
         self.games = games
+        self.pid = os.getpid()
         self.figures = Figures()
         self.figures.started = time.monotonic()
         self.deadline = Deadline(float("inf"))

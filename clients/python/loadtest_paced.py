@@ -8,6 +8,7 @@ The tables are played by groups (clients/python/loadtest_group.py): one on this 
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from typing import Any
 
@@ -19,6 +20,7 @@ from clients.python.loadtest import (
     health_url,
     percentile,
     process_cpu_seconds,
+    process_wait_seconds,
     settle_time,
 )
 from clients.python.loadtest_group import Group, GroupConfig, TableGroup, WindowSample
@@ -35,7 +37,8 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
                     worker_pids: list[int] | None = None,
                     options: dict[str, Any] | None = None,
                     settle: float | None = None,
-                    generator_processes: int = 1) -> dict[str, Any]:
+                    generator_processes: int = 1,
+                    server_pid: int | None = None) -> dict[str, Any]:
     """Capacity at human pace: tables whose seats think `pace` seconds on average (seeded
     exponential times) are added in steps (x`ramp`) until a `window` of play breaks a bound
     (play -> ack p99 > `ack_bound` ms, or play -> all beliefs p99 > `belief_bound` ms) or
@@ -45,7 +48,9 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
     with `worker_pids` (the deployment's workers) their CPU per event within the window.
     `generator_processes` > 1: the tables are played by that many child processes (table i
     by process i mod K), each with its own loop; their raw samples are merged (exact
-    percentiles) and their CPU summed (clients/python/loadtest_procs.py)."""
+    percentiles) and their CPU summed (clients/python/loadtest_procs.py). Each step also
+    says how long the server's threads (`server_pid`) and the generator's waited for a CPU
+    while runnable, per second (schedstat run delay), and the machine's load average."""
     health = health_url(url)
     if settle is None:
         settle = settle_time(pace, window)
@@ -73,6 +78,9 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
             server_at = await asyncio.to_thread(fetch_health, health)
             workers_at = process_cpu_seconds(worker_pids or [])
             parent_cpu_at = time.process_time()
+            generator_pids = sorted({group.pid for group in groups})
+            server_pids = [server_pid] if server_pid else []
+            waits_at = (process_wait_seconds(server_pids), process_wait_seconds(generator_pids))
             await asyncio.gather(*(group.mark() for group in groups))
             wall_at = time.monotonic()
             await asyncio.sleep(window)
@@ -80,6 +88,8 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
             wall = time.monotonic() - wall_at
             server = await asyncio.to_thread(fetch_health, health)
             workers_cpu = process_cpu_seconds(worker_pids or []) - workers_at
+            server_wait = process_wait_seconds(server_pids) - waits_at[0]
+            generator_wait = process_wait_seconds(generator_pids) - waits_at[1]
             merged = WindowSample.merge(list(samples))
             generator_cpu = merged.cpu_s if count == 1 else \
                 merged.cpu_s + time.process_time() - parent_cpu_at
@@ -100,7 +110,11 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
                 "server_commit_ms": server.get("commit_ms"),
                 "generator_loop_lag_p99_ms": round(percentile(merged.lags_ms, 99), 2),
                 "events": events,
+                "load_average": round(os.getloadavg()[0], 2),
+                "generator_cpu_wait_ms_per_s": round(generator_wait * 1000 / wall, 1),
             }
+            if server_pids:
+                step["server_cpu_wait_ms_per_s"] = round(server_wait * 1000 / wall, 1)
             if count > 1:  # the slowest process's loop, beside all of them together
                 step["generator_loop_lag_p99_worst_ms"] = max(
                     round(percentile(s.lags_ms, 99), 2) for s in samples)
@@ -157,6 +171,9 @@ def paced_report(figures: dict[str, Any]) -> str:
             f"{step['generator_cpu_pct']:>9}{step['generator_loop_lag_p99_ms']:>8}"
             f"{step['server_rss_mb']:>8}  "
             f"{'yes' if step['held'] else 'no'}"
+            + (f"  waited for a CPU: server {step.get('server_cpu_wait_ms_per_s', '-')}, "
+               f"generator {step['generator_cpu_wait_ms_per_s']} ms/s (load average "
+               f"{step['load_average']})")
             + (f"  workers {step['worker_cpu_ms_per_event']} ms CPU/event "
                f"({step.get('worker_cpu_ms_per_event_less_idle')} less idle)"
                if step.get("worker_cpu_ms_per_event") is not None else ""))

@@ -27,6 +27,7 @@ class ProcessGroup:
         self.process = context.Process(target=_child_main, args=(child, config), daemon=True,
                                        name="loadtest-generator")
         self.process.start()
+        self.pid = self.process.pid or 0
         child.close()
         self._lock = asyncio.Lock()
 

@@ -31,3 +31,4 @@ async def test_a_paced_ramp_in_two_generator_processes_measures_both(url: str) -
     assert step["moves_per_s"] > 0 and step["beliefs_measured"] > 0
     assert step["generator_cpu_pct"] > 0 and step["generator_loop_lag_p99_worst_ms"] >= 0
     assert figures["max_tables_held"] == 3
+    assert step["generator_cpu_wait_ms_per_s"] >= 0 and step["load_average"] >= 0
