@@ -1,7 +1,7 @@
 """One connection's ordered, bounded outbox: frames written to the socket at once when it
 can take them, queued (in order, counted in bytes) when it cannot.
 
-Profiled at 50 busy tables (docs/profiles/one-process-50-tables-n1.txt), sending was the
+Profiled at 50 busy tables (docs/profiles/one-process-50-tables-n1-before.txt), sending was the
 largest cost left on the event loop: nine frames a move, and each went through an
 asyncio.Queue, a wake-up of the connection's writer task, websockets' `send` (an async
 context manager and a drain) and then the socket. When nothing is queued before it and the
@@ -64,9 +64,14 @@ class Outbox:
         self._wake.set()
 
     def _writable(self) -> bool:
+        """Open, not paused by flow control, no fragmented message under way. Attributes a
+        websockets release may lack count as "not writable": the frame then queues and
+        goes through `send`, as before."""
         ws = self.ws
-        return (ws.protocol.state is State.OPEN and not ws.paused
-                and ws.send_in_progress is None and not ws.protocol.expect_continuation_frame
+        return (ws.protocol.state is State.OPEN and not getattr(ws, "paused", True)
+                and getattr(ws, "send_in_progress", None) is None
+                and getattr(ws, "fragmented_send_waiter", None) is None
+                and not ws.protocol.expect_continuation_frame
                 and not ws.transport.is_closing())
 
     def _write_now(self, frame: str) -> None:
@@ -78,7 +83,7 @@ class Outbox:
         ws = self.ws
         protocol = ws.protocol
         try:
-            if not protocol.extensions and not protocol.writes:
+            if not protocol.extensions and not getattr(protocol, "writes", True):
                 ws.transport.write(text_frame(frame.encode()))
             else:
                 protocol.send_text(frame.encode())
