@@ -115,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
                 settle=args.settle, generator_processes=args.generator_processes,
                 server_pid=server_pid))
         return asyncio.run(run_load(url, tables, args.spectators, args.seconds,
-                                    variant=args.variant, options=options))
+                                    variant=args.variant, options=options,
+                                    server_pid=server_pid))
 
     describe = paced_report if args.pace is not None else report
 

@@ -314,10 +314,17 @@ def _drop(_message: object) -> None:
 async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
                    variant: str = DEFAULT_VARIANT, games: Registry = GAMES, target: int = 100,
                    belief_wait: float = BELIEF_WAIT,
-                   options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Play `tables` tables of `variant` (any game of `games`) flat out for `seconds`."""
+                   options: dict[str, Any] | None = None,
+                   server_pid: int | None = None) -> dict[str, Any]:
+    """Play `tables` tables of `variant` (any game of `games`) flat out for `seconds`.
+
+    Beside the server's figures, this generator's own CPU (it shares the machine), and with
+    `server_pid` how long the server's and the generator's threads waited for a CPU."""
     health = health_url(url)
     before = await asyncio.to_thread(fetch_health, health)
+    server_pids = [server_pid] if server_pid else []
+    cpu_at, waits_at = time.process_time(), (process_wait_seconds(server_pids),
+                                             process_wait_seconds([os.getpid()]))
     figures = Figures()
     figures.started = time.monotonic()
     deadline = Deadline(figures.started + seconds)
@@ -340,9 +347,13 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
     await asyncio.gather(*tasks)
     figures.stopped = time.monotonic()
     sampler.cancel()
+    generator_cpu = time.process_time() - cpu_at
+    server_wait = process_wait_seconds(server_pids) - waits_at[0]
+    generator_wait = process_wait_seconds([os.getpid()]) - waits_at[1]
     after = await asyncio.to_thread(fetch_health, health)
     under_load = peak or after
     elapsed = (figures.play_stopped or figures.stopped) - figures.started  # not the settling
+    wall = figures.stopped - figures.started
     rss_growth = max(0, under_load.get("rss_bytes", 0) - before.get("rss_bytes", 0))
     return {
         "variant": variant,
@@ -377,6 +388,15 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
             (after.get("inference_cpu_seconds", 0) - before.get("inference_cpu_seconds", 0))
             * 1000 / figures.moves, 3
         ) if figures.moves else None,
+        "server_cpu_pct": round(100 * (after.get("cpu_seconds", 0)
+                                       - before.get("cpu_seconds", 0)) / wall, 1),
+        "generator_cpu_pct": round(100 * generator_cpu / wall, 1),
+        "generator_cpu_ms_per_move": round(generator_cpu * 1000 / figures.moves, 3)
+        if figures.moves else None,
+        "generator_cpu_wait_ms_per_s": round(generator_wait * 1000 / wall, 1),
+        **({"server_cpu_wait_ms_per_s": round(server_wait * 1000 / wall, 1)}
+           if server_pids else {}),
+        "load_average": round(os.getloadavg()[0], 2),
         "server_rss_mb": round(under_load.get("rss_bytes", 0) / 2**20, 1),
         "server_rss_per_table_kb": round(rss_growth / tables / 1024, 1) if tables else 0.0,
         "server_events": after.get("events", 0) - before.get("events", 0),
@@ -624,6 +644,11 @@ def report(figures: dict[str, Any]) -> str:
             "(all threads: decide, commit, fan-out, a belief per audience, sockets)",
             f"inference processes    {figures.get('server_children_cpu_ms_per_move')} ms CPU "
             "per move (the server's children: beliefs with serve --inference-processes N)",
+            f"CPU, share of a core   server {figures.get('server_cpu_pct')}%, this generator "
+            f"{figures.get('generator_cpu_pct')}% ({figures.get('generator_cpu_ms_per_move')} ms "
+            f"per move); waited for a CPU: server {figures.get('server_cpu_wait_ms_per_s', '-')}, "
+            f"generator {figures.get('generator_cpu_wait_ms_per_s')} ms/s (load average "
+            f"{figures.get('load_average')})",
             f"server RSS             {figures['server_rss_mb']} MB, "
             f"{figures['server_rss_per_table_kb']} KB per table",
             *_bus_lines(figures),

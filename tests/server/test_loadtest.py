@@ -91,6 +91,8 @@ async def test_every_acked_move_is_measured_or_counted(url: str) -> None:
     text = report(figures)
     assert "beliefs never arrived  0 moves (of " in text
     assert "play -> all beliefs    p50 " in text
+    assert figures["generator_cpu_pct"] > 0 and figures["generator_cpu_ms_per_move"] > 0
+    assert "CPU, share of a core   server " in text
 
 
 async def test_the_load_test_plays_the_two_player_variants(url: str) -> None:
