@@ -149,6 +149,9 @@ class BlockProgramme:
             return
         for i in range(len(self.kinds)):
             self.reach(i)
+            if work is not None and self.work > work:  # the options alone can cost that much
+                raise OverBudget(f"{self.work} steps at kind {i + 1} (work budget {work})",
+                                 self.work)
             nxt: dict[tuple[int, ...], int] = defaultdict(int)
             for state, n in self.forward[-1].items():
                 for _, out, ways in self.moves(i, state):
