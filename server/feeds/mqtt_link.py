@@ -56,6 +56,10 @@ RECV_BYTES = 65536
 """Bytes one recv may take: paho asks for a packet's fixed header a byte at a time (three or
 four recv calls per packet: 17 per event at a worker, measured with strace); we read what the
 socket holds and serve paho from that."""
+WAITING_BYTES = 1 << 20
+"""Bytes paho may count as sent while the socket has not taken them yet; past this its sends
+wait (paho keeps the packets, and UNACKED_LIMIT then queues new publishes in the link), so a
+broker that stops reading cannot make a client hold more than this beyond paho's own."""
 MISC_SECONDS = 3.0
 """Seconds between paho's keep-alive checks (aiomqtt's own task wakes every second: an idle
 worker's fixed cost; a PINGREQ only goes after `keepalive` seconds of silence anyway)."""
@@ -338,10 +342,11 @@ def _fast_io(client: aiomqtt.Client, after_read: Callable[[], None]) -> None:
     paho = client._client  # aiomqtt's paho client: its callbacks look these up per call
     recv, read = paho._sock_recv, paho.loop_read
     send, write, inner = paho._sock_send, paho.loop_write, paho.on_socket_register_write
+    inner_unregister = paho.on_socket_unregister_write
     loop = asyncio.get_running_loop()
     buffered = [b"", 0]  # bytes read from the socket, and how many paho has taken
     waiting = bytearray()  # sent as far as paho knows, not yet handed to the socket
-    state = {"reading": False, "scheduled": False}
+    state = {"reading": False, "scheduled": False, "watching": False}
 
     def sock_recv(bufsize: int) -> bytes:
         data, taken = buffered
@@ -373,8 +378,18 @@ def _fast_io(client: aiomqtt.Client, after_read: Callable[[], None]) -> None:
         return result
 
     def sock_send(buf: bytes | bytearray) -> int:
+        if len(waiting) >= WAITING_BYTES:  # paho keeps the packet and asks for writability
+            raise BlockingIOError
         waiting.extend(buf)
         return len(buf)
+
+    def watch(sock: Any, on: bool) -> None:
+        """Wait for the socket to take more (bytes left over), or stop waiting."""
+        if on and not state["watching"]:
+            loop.add_writer(sock.fileno(), checked_write)
+        elif not on and state["watching"]:
+            loop.remove_writer(sock.fileno())
+        state["watching"] = on
 
     def loop_write() -> Any:
         state["scheduled"] = False
@@ -390,6 +405,9 @@ def _fast_io(client: aiomqtt.Client, after_read: Callable[[], None]) -> None:
             disconnected = client._disconnected
             if not disconnected.done():
                 disconnected.set_exception(error)
+        sock = paho.socket()
+        if sock is not None:  # left over: sent when the socket is writable, publishes or not
+            watch(sock, bool(waiting) or paho.want_write())
         return result
 
     def register(paho_client: Any, userdata: Any, sock: Any) -> None:
@@ -400,7 +418,7 @@ def _fast_io(client: aiomqtt.Client, after_read: Callable[[], None]) -> None:
         if running is not loop:
             inner(paho_client, userdata, sock)
         elif waiting:  # the socket is full: wait until it takes more
-            loop.add_writer(sock.fileno(), checked_write)
+            watch(sock, True)
         elif not state["reading"] and not state["scheduled"]:  # a read sends at its end
             state["scheduled"] = True
             loop.call_soon(checked_write)
@@ -417,7 +435,26 @@ def _fast_io(client: aiomqtt.Client, after_read: Callable[[], None]) -> None:
     paho.loop_read = loop_read  # type: ignore[method-assign]
     paho._sock_send = sock_send  # type: ignore[method-assign]
     paho.loop_write = loop_write  # type: ignore[method-assign]
+
+    def unregister(paho_client: Any, userdata: Any, sock: Any) -> None:
+        if state["watching"]:  # ours: removed by loop_write once nothing is left over
+            return
+        inner_unregister(paho_client, userdata, sock)
+
+    def close(paho_client: Any, userdata: Any, sock: Any) -> None:
+        """The connection is gone: what the socket had not taken goes with it (lost, as
+        QoS 0 messages in flight are on any disconnection), and so does our wait for it."""
+        waiting.clear()
+        if state["watching"]:
+            with contextlib.suppress(OSError, ValueError):
+                loop.remove_writer(sock.fileno())
+            state["watching"] = False
+        inner_close(paho_client, userdata, sock)
+
+    inner_close = paho.on_socket_close
     paho.on_socket_register_write = register
+    paho.on_socket_unregister_write = unregister
+    paho.on_socket_close = close
 
 
 def _slow_misc(client: aiomqtt.Client) -> asyncio.Task[None]:

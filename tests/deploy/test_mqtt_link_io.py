@@ -40,3 +40,31 @@ async def test_a_burst_is_read_to_its_end_and_after_read_sees_it_whole(
         await sender.stop()
         await link.stop()
         await asyncio.sleep(0)
+
+
+LARGE = 2000
+"""Publishes of 64 KB in one loop turn: ~131 MB, more than the socket takes while the broker
+reads (300 of them never filled it on this machine)."""
+
+
+async def test_a_burst_larger_than_the_socket_takes_arrives_with_nothing_published_after(
+        mqtt_url: str, prefix: str) -> None:
+    """What the socket did not take at once is sent when it is writable again, though
+    nothing more is published (before: it waited for the next publish, for ever here)."""
+    got: list[bytes] = []
+    link = MqttLink(mqtt_url, f"{prefix}-reader", lambda _topic, payload: got.append(payload),
+                    key=None)
+    sender = MqttLink(mqtt_url, f"{prefix}-sender", lambda _t, _p: None, key=None)
+    await link.start()
+    await sender.start()
+    try:
+        await link.subscribe(f"{prefix}/large", qos=0)
+        for i in range(LARGE):
+            sender.publish(f"{prefix}/large", i.to_bytes(4, "big") * 16_384, qos=0)
+        await until(lambda: len(got) == LARGE, "the whole burst", seconds=30)
+        assert [int.from_bytes(p[:4], "big") for p in got] == list(range(LARGE))
+        assert sender.dropped == 0
+    finally:
+        await sender.stop()
+        await link.stop()
+        await asyncio.sleep(0)
