@@ -2,7 +2,11 @@
 
 All appends go through one writer thread. While it commits a batch, new `await append()`
 calls queue up; the next transaction takes them all (up to `max_batch_events`), so a thousand
-tables appending at once cost a handful of fsyncs, not a thousand. Each caller still gets its
+tables appending at once cost a handful of fsyncs, not a thousand. The appends one loop turn
+makes reach the writer together, at the turn's end: woken by the first of them, it used to
+commit that one alone while the turn made the rest (measured at 50 busy tables: 0.19 commits
+per move against 0.12 for a slower loop; a commit's fixed cost, the WAL write and its fsync,
+is ~0.19 ms of CPU). Each caller still gets its
 own events or its own ConcurrencyConflict: an `append_atomic` call is one all-or-nothing
 unit inside the shared transaction, so its conflict refuses only its own appends and the
 other callers' still commit. Reads run on the default thread pool.
@@ -62,7 +66,9 @@ class AsyncEventStore:
         self._store = store
         self._own_store = own_store
         self._max_batch_events = max_batch_events
-        self._queue: queue.SimpleQueue[_Request | object] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[list[_Request] | object] = queue.SimpleQueue()
+        self._turns: dict[asyncio.AbstractEventLoop, list[_Request]] = {}
+        """Per loop, the requests of its current turn, handed over at the turn's end."""
         self._closed = False
         self.commits = 0
         """Transactions committed by the writer thread (figures for the bench)."""
@@ -117,8 +123,25 @@ class AsyncEventStore:
             raise StoreClosed("the async event store is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        self._queue.put(_Request(appends, loop, future, atomic))
+        turn = self._turns.get(loop)
+        if turn is None:
+            turn = self._turns[loop] = []
+            loop.call_soon(self._hand_over, loop)
+        turn.append(_Request(appends, loop, future, atomic))
         return await future
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The turn's requests to the writer, in the order they came: one wake-up."""
+        turn = self._turns.pop(loop, None)
+        if not turn:
+            return
+        if self._closed:  # the writer stops at the close, before these: they fail, not hang
+            for request in turn:
+                if not request.future.done():
+                    request.future.set_exception(StoreClosed(
+                        "the async event store closed before this append reached it"))
+            return
+        self._queue.put(turn)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -141,6 +164,7 @@ class AsyncEventStore:
     async def aclose(self) -> None:
         """Finish every append already queued, stop the writer, close an owned store."""
         if not self._closed:
+            self._hand_over(asyncio.get_running_loop())  # this turn's, before the stop
             self._closed = True
             self._queue.put(_STOP)
         await asyncio.to_thread(self._thread.join)
@@ -161,8 +185,8 @@ class AsyncEventStore:
             first = self._queue.get()
             if first is _STOP:
                 break
-            assert isinstance(first, _Request)
-            batch, size = [first], first.size
+            assert isinstance(first, list)
+            batch, size = list(first), sum(request.size for request in first)
             while size < self._max_batch_events:
                 try:
                     item = self._queue.get_nowait()
@@ -171,9 +195,9 @@ class AsyncEventStore:
                 if item is _STOP:
                     stopping = True
                     break
-                assert isinstance(item, _Request)
-                batch.append(item)
-                size += item.size
+                assert isinstance(item, list)
+                batch.extend(item)
+                size += sum(request.size for request in item)
             self._commit(batch)
 
     def _commit(self, batch: list[_Request]) -> None:
