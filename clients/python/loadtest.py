@@ -166,7 +166,7 @@ async def _seat(
             message = client.feed.get_nowait()
         elif wait > 0:
             try:
-                message = await next_message(client, wait)
+                message = await client.next_message(timeout=wait)
             except TimeoutError:
                 if deadline.passed():
                     return False
@@ -202,15 +202,6 @@ async def _seat(
             figures.moves += 1
             tracker.acked(ack.seq, sent)
     return True
-
-
-async def next_message(client: DominoClient, timeout: float) -> object:
-    """The client's next message, or TimeoutError after `timeout` seconds. `asyncio.timeout`
-    rather than `wait_for` (the client's `next_message`): no Task per call, and every seat
-    of a paced load waits this way at least twice a second (1,280 waits a second at 160
-    tables)."""
-    async with asyncio.timeout(timeout):
-        return await client.feed.get()
 
 
 def time_beliefs_on_arrival(client: DominoClient, table_id: str, tracker: BeliefTracker,
