@@ -121,12 +121,11 @@ class BlockProgramme:
                     last[kind] = max(last.get(kind, (-1, -1)), (step.seq, p))
         self.checks = checks
         self.enumerated = 0
-        self.order_work = order_work
-        self.order_complete = True
-        """False when the greedy order passed `order_work` compositions and the rest of the
-        kinds follow by latest last check (see _fewest_first)."""
         """Compositions checked against the timelines so far (the order's and the options'
         cost, deterministic)."""
+        self.order_work = order_work
+        """Compositions the greedy order may check before the rest of the kinds follow by
+        latest last check (see _fewest_first)."""
         self.events = {key: [(p, position.timelines[self.owners[key[0]]][p].what == "play")
                              for p in points] for key, points in checks.items()}
         """(owner, kind) -> its checks in timeline order: (position, is a play of it)."""
@@ -431,10 +430,9 @@ def _fewest_first(prog: BlockProgramme, by_last: list[str]) -> list[str]:
     is kept per (kind, blocks)).
 
     Past `prog.order_work` compositions checked, the rest of the kinds follow in by_last
-    order and `prog.order_complete` is False: on the 330 over-budget updates of the
-    bench's six matches, every position whose greedy order fits 1000 states took at most
-    11,458 compositions, and none beyond 12,000 fit (the order's own cost predicts the
-    walk's size)."""
+    order: on the 330 over-budget updates of the bench's six matches, every position whose
+    greedy order fits 1000 states took at most 11,458 compositions, and none beyond 12,000
+    fit (the order's own cost predicts the walk's size)."""
     remaining = list(by_last)
     rank = {k: i for i, k in enumerate(by_last)}
     known: dict[tuple[str, tuple[tuple[int, int, int], ...]], tuple[int, bool]] = {}
@@ -444,7 +442,6 @@ def _fewest_first(prog: BlockProgramme, by_last: list[str]) -> list[str]:
     cache = prog.__dict__.get("_cache", {})
     while remaining:
         if prog.order_work is not None and prog.enumerated > prog.order_work:
-            prog.order_complete = False
             return chosen + remaining
         layer = prog._layer(remaining)
         best: tuple[int, int] | None = None
