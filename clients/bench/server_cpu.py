@@ -27,6 +27,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from clients.python.loadtest import process_cpu_seconds
+
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -65,13 +67,7 @@ def children(pid: int) -> list[int]:
 
 
 def children_cpu(pid: int) -> float:
-    total = 0.0
-    for kid in children(pid):
-        try:
-            total += _stat_cpu(Path(f"/proc/{kid}/stat"))
-        except (OSError, ValueError, IndexError):
-            continue
-    return total
+    return process_cpu_seconds(children(pid))
 
 
 def _wait_up(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
@@ -180,13 +176,13 @@ def main(argv: list[str] | None = None) -> int:
         server = [r["server_ms_per_move"] for r in mine]
         kids = [r["children_ms_per_move"] for r in mine]
         rate = [r["moves_per_s"] for r in mine]
-        main = [r["by_thread_ms_per_move"].get("main", 0.0) for r in mine]
-        other = [round(r["server_ms_per_move"] - m, 3) for r, m in zip(mine, main, strict=True)]
+        loop = [r["by_thread_ms_per_move"].get("main", 0.0) for r in mine]
+        other = [round(r["server_ms_per_move"] - m, 3) for r, m in zip(mine, loop, strict=True)]
         medians[name] = statistics.median(server)
         print(f"{name:>6}: server {min(server):.3f}-{max(server):.3f} ms/move "
               f"(median {medians[name]:.3f}), children {min(kids):.3f}-{max(kids):.3f}, "
-              f"moves/s {min(rate)}-{max(rate)}; event loop thread {min(main):.3f}-"
-              f"{max(main):.3f}, other threads {min(other):.3f}-{max(other):.3f}; commits/move "
+              f"moves/s {min(rate)}-{max(rate)}; event loop thread {min(loop):.3f}-"
+              f"{max(loop):.3f}, other threads {min(other):.3f}-{max(other):.3f}; commits/move "
               f"{min(r['commits_per_move'] for r in mine)}-"
               f"{max(r['commits_per_move'] for r in mine)}; beliefs p50/p99 ms "
               f"{min(r['beliefs_p50_p99'][0] for r in mine)}-"

@@ -412,6 +412,13 @@ BELIEF_BOUND_MS = 100.0
 """The bounds a paced ramp holds: play -> ack p99 and play -> all beliefs p99."""
 
 
+def _schedstat_seconds(pid: int, field: int) -> float:
+    """A schedstat field (0: time on a CPU, 1: time runnable waiting for one), summed over
+    the live threads of `pid`, in seconds (Linux; OSError when the process is gone)."""
+    return sum(int((task / "schedstat").read_text().split()[field])
+               for task in Path(f"/proc/{pid}/task").iterdir()) / 1e9
+
+
 def process_cpu_seconds(pids: list[int]) -> float:
     """CPU time of these processes so far (Linux /proc; 0 for any that is gone): the
     nanoseconds on CPU of each live thread (schedstat), else user + system in clock ticks
@@ -420,9 +427,7 @@ def process_cpu_seconds(pids: list[int]) -> float:
     total = 0.0
     for pid in pids:
         with contextlib.suppress(OSError, IndexError, ValueError):
-            tasks = list(Path(f"/proc/{pid}/task").iterdir())
-            total += sum(int((task / "schedstat").read_text().split()[0])
-                         for task in tasks) / 1e9
+            total += _schedstat_seconds(pid, 0)
             continue
         with contextlib.suppress(OSError, IndexError, ValueError):
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -437,8 +442,7 @@ def process_wait_seconds(pids: list[int]) -> float:
     total = 0.0
     for pid in pids:
         with contextlib.suppress(OSError, IndexError, ValueError):
-            total += sum(int((task / "schedstat").read_text().split()[1])
-                         for task in Path(f"/proc/{pid}/task").iterdir()) / 1e9
+            total += _schedstat_seconds(pid, 1)
     return total
 
 
