@@ -246,7 +246,7 @@ async def settle_beliefs(
     return tracker.give_up()
 
 
-async def _table(url: str, spectators: int, figures: Figures, deadline: Deadline, seed: int,
+async def play_table(url: str, spectators: int, figures: Figures, deadline: Deadline, seed: int,
                  *, variant: str, games: Registry, target: int = 100,
                  belief_wait: float = BELIEF_WAIT, pace: float | None = None,
                  seated: asyncio.Event | None = None,
@@ -329,7 +329,7 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
     figures.started = time.monotonic()
     deadline = Deadline(figures.started + seconds)
     tasks = [
-        asyncio.create_task(_table(url, spectators, figures, deadline, seed, variant=variant,
+        asyncio.create_task(play_table(url, spectators, figures, deadline, seed, variant=variant,
                                    games=games, target=target, belief_wait=belief_wait,
                                    options=options))
         for seed in range(tables)

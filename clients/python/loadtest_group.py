@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from clients.python.loadtest import Deadline, Figures, _table
+from clients.python.loadtest import Deadline, Figures, play_table
 from games.registry import GAMES, Registry
 
 LAG_TICK = 0.05
@@ -93,7 +93,7 @@ class TableGroup:
             self._lagging = asyncio.create_task(self._lag())
         config = self.config
         seated = [asyncio.Event() for _ in seeds]
-        self.tasks += [asyncio.create_task(_table(
+        self.tasks += [asyncio.create_task(play_table(
             config.url, config.spectators, self.figures, self.deadline, seed,
             variant=config.variant, games=self.games, target=config.target, pace=config.pace,
             seated=event, options=config.options))
