@@ -247,10 +247,10 @@ async def settle_beliefs(
 
 
 async def play_table(url: str, spectators: int, figures: Figures, deadline: Deadline, seed: int,
-                 *, variant: str, games: Registry, target: int = 100,
-                 belief_wait: float = BELIEF_WAIT, pace: float | None = None,
-                 seated: asyncio.Event | None = None,
-                 options: dict[str, Any] | None = None) -> None:
+                     *, variant: str, games: Registry, target: int = 100,
+                     belief_wait: float = BELIEF_WAIT, pace: float | None = None,
+                     seated: asyncio.Event | None = None,
+                     options: dict[str, Any] | None = None) -> None:
     rng = random.Random(seed)
     game = games.game_of_variant(variant)
     seats = table_seats(game, variant, options)  # table options may decide them (Clue)
@@ -330,8 +330,8 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
     deadline = Deadline(figures.started + seconds)
     tasks = [
         asyncio.create_task(play_table(url, spectators, figures, deadline, seed, variant=variant,
-                                   games=games, target=target, belief_wait=belief_wait,
-                                   options=options))
+                                       games=games, target=target, belief_wait=belief_wait,
+                                       options=options))
         for seed in range(tables)
     ]
     peak: dict[str, Any] = {}
