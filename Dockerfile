@@ -2,10 +2,13 @@
 FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml README.md ./
-COPY domino ./domino
-COPY storage ./storage
+COPY games ./games
 COPY inference ./inference
+COPY storage ./storage
+COPY archive ./archive
 COPY strategy ./strategy
+COPY calibration ./calibration
+COPY protocol ./protocol
 COPY server ./server
 COPY clients ./clients
 RUN pip install --no-cache-dir .

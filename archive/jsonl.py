@@ -1,8 +1,8 @@
 """A match log as JSON Lines, for any registered game: read (errors name the line) and write.
 
-The first event picks the game (`match_started.game`; none named: dominoes, as every log
-written before games were plug-ins), and every line is then that game's `parse_event`. Pure:
-the caller opens the file.
+The first event picks the game (`match_started.game`; none named: the registry's default game,
+as every log written before games were plug-ins), and every line is then that game's
+`parse_event`. Pure: the caller opens the file.
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ def _explain(error: ValueError) -> str:
 
 def parse_log_lines(lines: Iterable[str], games: Registry = GAMES) -> MatchLog:
     """Every event of a JSONL text and its game; blank lines are allowed, anything else must
-    be an event. An empty text is an empty dominoes log (the caller decides if that is bad)."""
+    be an event. An empty text is an empty log of the default game (the caller decides if
+    that is bad)."""
     game: Game | None = None
     events: list[Any] = []
     for number, line in enumerate(lines, start=1):

@@ -1,9 +1,10 @@
 """Matches in the event store: one stream per match, named by its match id.
 
-The store knows no game; this is where typed game events meet stored JSON. Which game a
-match is comes from its `match_started.game` (absent in logs older than the field: dominoes),
-looked up in a `games.registry.Registry` (the real `GAMES` unless a caller passes another).
-Loading and listing live here once, for the tools and the replay routes alike.
+The store knows no game; this is where typed game events meet stored JSON. Which game a match is
+comes from its `match_started.game` (absent in logs older than the field: the registry's default
+game, whose every log was written before games were plug-ins), looked up in a
+`games.registry.Registry` (the real `GAMES` unless a caller passes another). Loading and listing
+live here once, for the tools and the replay routes alike.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from archive.streams import SIDE_STREAM_MARK, is_match_stream
-from games.dominoes.variants import VARIANTS as DOMINO_VARIANTS
 from games.interface import Game, UnknownGame
 from games.registry import GAMES, Registry
 from storage.store import EventStore
@@ -50,14 +50,15 @@ class MatchSummary:
 
 
 def game_of_payload(first: dict[str, Any], games: Registry = GAMES) -> Game:
-    """The game a log is, from its first event as JSON: `match_started.game`, and dominoes
-    when it names none (or does not start with match_started: the rules then refuse it)."""
+    """The game a log is, from its first event as JSON: `match_started.game`, and the
+    registry's default game when it names none (or does not start with match_started: the
+    rules then refuse it)."""
     name = first.get("game") if first.get("type") == "match_started" else None
     return games.game(name if isinstance(name, str) or name is None else str(name))
 
 
 def game_of_events(events: Sequence[Event], games: Registry = GAMES) -> Game:
-    """The game typed events belong to, from their match_started (dominoes if none)."""
+    """The game typed events belong to, from their match_started (the default if none)."""
     first = events[0] if events else None
     name = getattr(first, "game", None) if getattr(first, "type", None) == "match_started" \
         else None
@@ -149,7 +150,7 @@ def list_matches(store: EventStore, limit: int = 200) -> list[dict[str, Any]]:
         last = store.read(info.stream, after_seq=info.last_seq - 1)[0]
         finished = last.type == "match_ended"
         scores = last.payload.get("scores") if last.type in ("hand_ended", "match_ended") \
-            else _latest_scores(store, info.stream, first[0].payload.get("variant"))
+            else _latest_scores(store, info.stream, first[0].payload.get("variant"), info.last_seq)
         out.append({
             "match_id": info.stream,
             "variant": first[0].payload.get("variant"),
@@ -167,7 +168,7 @@ def summarize(store: EventStore, match_id: str) -> MatchSummary:
     """Variant, status and score from the first and last events (cheap for finished matches).
 
     Any game: `scores` is the latest event's `scores` field ({side: points}); none yet is
-    every dominoes side at 0, or {} for a game the archive knows no sides of."""
+    every side its variant declares at 0 (`VariantInfo.sides`; none declared: {})."""
     first = store.read(match_id, limit=1)
     if not first or first[0].type != "match_started":
         raise ArchiveError(f"stream {match_id!r} is not a match")
@@ -178,21 +179,22 @@ def summarize(store: EventStore, match_id: str) -> MatchSummary:
     if last.type == "match_ended":
         winner = last.payload.get("winner")
         status = f"finished, {winner} won" if winner is not None else "finished, nobody won"
-    scored = last if isinstance(last.payload.get("scores"), dict) else next(
-        (e for e in reversed(store.read(match_id)) if isinstance(e.payload.get("scores"), dict)),
-        None)
-    scores = dict(scored.payload["scores"]) if scored is not None else _no_scores(variant)
+    scores = dict(last.payload["scores"]) if isinstance(last.payload.get("scores"), dict) \
+        else _latest_scores(store, match_id, variant, last_seq)
     return MatchSummary(match_id, variant, status, scores, last_seq)
 
 
-def _latest_scores(store: EventStore, match_id: str, variant: Any) -> dict[str, int]:
-    """A match in play: the scores of its latest event that has them, else every side at 0."""
-    scored = next((e for e in reversed(store.read(match_id))
+def _latest_scores(store: EventStore, match_id: str, variant: Any, upto: int) -> dict[str, int]:
+    """A match in play: the scores of its latest event up to seq `upto` that has them (the
+    events counted beside them; moves may land meanwhile), else every side at 0."""
+    scored = next((e for e in reversed(store.read(match_id, limit=upto))
                    if isinstance(e.payload.get("scores"), dict)), None)
     return dict(scored.payload["scores"]) if scored is not None else _no_scores(str(variant))
 
 
-def _no_scores(variant: str) -> dict[str, int]:
-    """The score before any is recorded: each dominoes side at 0 (other games: none known)."""
-    known = DOMINO_VARIANTS.get(variant)
-    return dict.fromkeys(known.sides, 0) if known is not None else {}
+def _no_scores(variant: str, games: Registry = GAMES) -> dict[str, int]:
+    """The score before any is recorded: each side the variant declares at 0."""
+    try:
+        return dict.fromkeys(games.variant(variant).sides, 0)
+    except UnknownGame:
+        return {}

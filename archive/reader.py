@@ -2,7 +2,7 @@
 here, so async code (remote tables, replay routes) never calls `to_thread(store.read)`.
 
 Events come back typed as the game their match names (`match_started.game`, looked up in
-the registry the archive was given; none named: dominoes).
+the registry the archive was given; none named: the registry's default game).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Stream names: a match is stream `<table_id>` (the match id is the table id); a table's
 side records live in `seats:<table_id>` (its config, then seat claims with the sha256 of
-each token) and `commands:<table_id>` (one record per applied client command id).
+each token), `commands:<table_id>` (one record per applied client command id) and
+`chat:<table_id>` (the table's chat lines: beside the match, never in its chain of moves).
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ def seats_stream(table_id: str) -> str:
 
 def commands_stream(table_id: str) -> str:
     return f"commands{SIDE_STREAM_MARK}{table_id}"
+
+
+def chat_stream(table_id: str) -> str:
+    return f"chat{SIDE_STREAM_MARK}{table_id}"
 
 
 def is_match_stream(stream: str) -> bool:

@@ -10,12 +10,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from archive.streams import seats_stream
-from games.dominoes.tiles import Seat
-from games.dominoes.variants import Scoring
 from storage import EventStore
 
 CREATED = "table_created"
 CLAIMED = "seat_claimed"
+LEGACY_FIELDS = ("target", "scoring")
+"""Fields of config records written before table options: each game that reads them now
+declares an option of the same name (the value they were written with goes there)."""
+Seat = str
 
 
 @dataclass(frozen=True)
@@ -24,23 +26,29 @@ class TableConfig:
 
     table_id: str
     variant: str
-    target: int = 100
-    scoring: Scoring = "losers"
     bots: dict[Seat, str] = field(default_factory=dict)
     advice: bool = False
     turn_clock: float | None = None
     """Seconds a person may take over a move before a stand-in plays it (None: no clock)."""
     options: dict[str, Any] = field(default_factory=dict)
-    """The variant's declared table options, checked, defaults filled in (Clue: players).
-    Records written before options existed have none: their variant's defaults apply."""
+    """The variant's declared table options, checked, defaults filled in. Records written
+    before options existed have none: their variant's defaults apply."""
+    legacy: dict[str, Any] = field(default_factory=dict)
+    """An old record's own fields that are options now (LEGACY_FIELDS, with the values it
+    was written with): the table's options take them where its variant declares them
+    (server.table_game.TableGame.of_config). Never written: a new record has options."""
 
     def record(self) -> dict[str, Any]:
-        return {"type": CREATED, **asdict(self)}
+        data = asdict(self)
+        del data["legacy"]
+        return {"type": CREATED, **data}
 
     @classmethod
     def from_record(cls, data: dict[str, Any]) -> TableConfig:
-        fields = {k: v for k, v in data.items() if k not in ("type", "seq")}
-        return cls(**fields)
+        fields = {k: v for k, v in data.items()
+                  if k not in ("type", "seq", "legacy", *LEGACY_FIELDS)}
+        legacy = {k: data[k] for k in LEGACY_FIELDS if k in data}
+        return cls(**fields, legacy=legacy)
 
 
 @dataclass(frozen=True)

@@ -1,53 +1,62 @@
-"""Stored matches between strategy's dominoes bots (random, greedy, pimc; mixed tables), so
-the report has greedy and pimc players to be scored on.
+"""Stored matches between a game's own bots (mixed tables allowed), so that the report has
+players of known kinds to be scored on (`calibrate --play`).
 
-`selfplay` stores the rules' own simple policies (random, heaviest); strategy's bots play
-through the generic match loop here, each seat's bot named in `match_started.players` (the
-behaviour model fits one β per player name).
+Each seat's bot decides with a random source of its own (seeded by the seed, the match and
+the seat), and each seat's bot is named in `match_started.players` (a behaviour model fits
+its parameters per player name). A bot that can think within another budget
+(`with_budgets`) is given `budgets` (work per decision, e.g. solver nodes and deals for a
+PIMC bot).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from games.dominoes.game import DOMINOES
-from games.interface import Seat
+from games.interface import Bot, Seat, table_seats
 from games.play import play_match
-from strategy.bots import Bot, make_bot
-from strategy.view import SeatView
+from games.registry import GAMES, Registry
 
 
 class SeatBot:
-    """A strategy bot behind the game interface's Bot: it decides from its seat's view."""
+    """A game's bot deciding with its own seat's random source (not the match loop's)."""
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, rng: random.Random) -> None:
         self.bot = bot
+        self.rng = rng
 
     def choose(self, view: Sequence[Any], seat: Seat, rng: random.Random) -> Any:
-        command = self.bot.act(SeatView.from_events(view, seat))
-        if command is None:
-            raise ValueError(f"{self.bot.name} at {seat} was asked to move out of turn")
-        return command
+        return self.bot.choose(view, seat, self.rng)
 
 
-def bot_matches(variant: str, bots: Sequence[str], count: int, seed: int, target: int = 1,
-                options: dict[str, dict[str, Any]] | None = None) -> Iterator[list[Any]]:
-    """`count` complete matches, bot names given per seat in turn order (one name: every
-    seat); match ids `cal-<seed>-<k>`."""
-    seats = DOMINOES.variants()[variant].seats
+def bot_matches(variant: str, bots: Sequence[str], count: int, seed: int,
+                options: Mapping[str, Any] | None = None,
+                budgets: Mapping[str, float] | None = None,
+                games: Registry = GAMES) -> Iterator[list[Any]]:
+    """`count` complete matches of `variant` with these table `options`, bot names given per
+    seat in turn order (one name: every seat); match ids `cal-<seed>-<k>`. ValueError for a
+    bot the game does not have."""
+    game = games.game_of_variant(variant)
+    seats = table_seats(game, variant, options)
     names = list(bots) * len(seats) if len(bots) == 1 else list(bots)
     if len(names) != len(seats):
         raise ValueError(f"{variant} has {len(seats)} seats: name one bot, or one per seat")
+    known = game.bots()
+    for name in names:
+        if name not in known:
+            raise ValueError(f"unknown bot {name!r} (known: {', '.join(known)})")
+    made = {name: _budgeted(known[name], budgets) for name in set(names)}
     for k in range(count):
-        players = {
-            s: SeatBot(make_bot(n, seed=f"{seed}:{k}:{s}", **(options or {}).get(n, {})))
-            for s, n in zip(seats, names, strict=True)
-        }
+        players = {s: SeatBot(made[n], random.Random(f"{seed}:{k}:{s}"))
+                   for s, n in zip(seats, names, strict=True)}
         rng = random.Random(f"cal:{seed}:{k}")
-        events = play_match(DOMINOES, variant, players, rng, {"target": target},
-                            match_id=f"cal-{seed}-{k}")
+        events = play_match(game, variant, players, rng, options, match_id=f"cal-{seed}-{k}")
         named = dict(zip(seats, names, strict=True))
         events[0] = events[0].model_copy(update={"players": named})
         yield events
+
+
+def _budgeted(bot: Bot, budgets: Mapping[str, float] | None) -> Bot:
+    tune = getattr(bot, "with_budgets", None)
+    return tune(**budgets) if budgets and callable(tune) else bot

@@ -2,34 +2,30 @@
 
 For each match (of the chosen variant), each observer (every seat and the spectator) folds
 its own view of the log (`Game.view`) into the game's exact belief (`Game.belief`): the
-`uniform` model. At every position where someone is to move (calibration.truth) its marginals
-are scored against who really held each item then. For dominoes the `behaviour:greedy`
-model (in draw-2 without the plays made before a seat's latest draw: calibration.behaviour)
-is scored at the same positions (calibration.weighted), its β fitted first on the same
-matches (calibration.temperature); the two are compared position by position, with an
-interval clustered by hand.
+`uniform` model. At every position where someone is to move (the revealer the game declares,
+games.revealed) its marginals are scored against who really held each item then. Where the
+match's game declares a behaviour model that covers its variant (games.behaviour), that model
+is scored at the same positions, its parameters fitted first on the same matches; the two are
+compared position by position, with an interval clustered by hand. One behaviour model is
+scored per report (`Options.model`; default: the first one the matches' games declare).
+Nothing here knows a game.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from archive.matches import load_match_log, match_ids
-from calibration import behaviour as bhv
 from calibration.scores import Scorecard, paired_difference, uncertain_items
-from calibration.temperature import Choice, Fit, choices, fit_players
-from calibration.truth import Moment, moments, tile_name
-from calibration.weighted import behaviour_belief
-from games.dominoes.belief_partnership import Belief
-from games.dominoes.belief_two import TwoPlayerBelief
-from games.dominoes.tiles import parse_tile
-from games.dominoes.variants import VARIANTS as DOMINO_VARIANTS
+from calibration.truth import moments
+from games.behaviour import BehaviourModel, Fitted, Weigher
 from games.interface import SPECTATOR, Game
 from games.registry import GAMES, Registry
-from inference.sampler import DealSampler
+from games.revealed import Moment
+from inference.weighted import Budget, Weighted
 from storage.store import EventStore
 
 UNIFORM = "uniform"
@@ -46,15 +42,21 @@ class Options:
     max_samples: int = 0
     """... up to this many draws in all."""
     moves: int = 0
-    """> 0: resample-move after the draws (calibration.weighted.resample_move), this many
+    """> 0: resample-move after the draws (inference.weighted.resample_move), this many
     Metropolis proposals per unseen tile for each deal."""
     shrink: float = 1.0
     """Sampled positions: the shown estimate mixes in the uniform belief with weight
-    shrink / (shrink + ESS) (calibration.weighted)."""
+    shrink / (shrink + ESS) (inference.weighted)."""
     exact_budget: int = 2000
     """Positions with at most this many consistent deals are listed and weighted exactly."""
     seed: int = 0
     max_matches: int | None = None
+    model: str | None = None
+    """The behaviour model to score (None: the first one the matches' games declare)."""
+
+    def budget(self) -> Budget:
+        return Budget(self.samples, self.exact_budget, self.ess_target, self.max_samples,
+                      self.moves, self.shrink)
 
 
 @dataclass
@@ -73,7 +75,9 @@ class Report:
     positions: int = 0
     cards: dict[str, Scorecard] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)
-    fits: list[Fit] = field(default_factory=list)
+    behaviour: str | None = None
+    """The behaviour model scored, if any."""
+    fits: list[dict[str, Any]] = field(default_factory=list)
     behaviour_positions: int = 0
     exact_positions: int = 0
     ess: list[float] = field(default_factory=list)
@@ -91,10 +95,10 @@ class Report:
                   for name, card in self.cards.items()}
         out: dict[str, Any] = {"variant": self.variant, "matches": self.matches,
                                "positions": self.positions, "models": models}
-        if bhv.MODEL in self.cards:
+        if self.behaviour is not None and self.behaviour in self.cards:
             ess = sorted(self.ess)
-            models[bhv.MODEL]["fits"] = [f.to_dict() for f in self.fits]
-            models[bhv.MODEL]["importance"] = {
+            models[self.behaviour]["fits"] = list(self.fits)
+            models[self.behaviour]["importance"] = {
                 "positions": self.behaviour_positions,
                 "exact_positions": self.exact_positions,
                 "moved_positions": self.moved,
@@ -110,7 +114,8 @@ class Report:
             }
             out["comparison"] = {
                 "log_loss_behaviour_minus_uniform":
-                    paired_difference(self.cards[UNIFORM], self.cards[bhv.MODEL], cluster=2),
+                    paired_difference(self.cards[UNIFORM], self.cards[self.behaviour],
+                                      cluster=2),
             }
         return out
 
@@ -148,19 +153,25 @@ def by_item(marginals: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str,
     return out
 
 
-def behaviour_modelled(match: StoredMatch) -> bool:
-    return match.game.name == "dominoes" and match.variant in DOMINO_VARIANTS
-
-
-def fit(matches: Iterable[StoredMatch]) -> tuple[Fit, dict[str, Fit]]:
-    """β per player (and pooled) from every choice in the matches the model covers."""
-    data: list[Choice] = []
+def behaviour_model(matches: Sequence[StoredMatch], name: str | None
+                    ) -> BehaviourModel | None:
+    """The behaviour model to score: `name` (or the first any match's game declares), if a
+    match's game declares it and it covers that match."""
     for match in matches:
-        if not behaviour_modelled(match):
-            continue
-        for start, stop in bhv.hands_of(match.events):
-            data.extend(choices(bhv.hand_decisions(match.events, start, stop, match.players)))
-    return fit_players(data)
+        for model_name, model in match.game.capabilities.behaviour.items():
+            if (name is None or model_name == name) and model.covers(match.variant):
+                return model
+    return None
+
+
+def fit(model: BehaviourModel, matches: Sequence[StoredMatch]) -> Fitted:
+    """The model's parameters from every match it covers."""
+    return model.fit([(m.events, m.players) for m in matches if _covered(model, m)])
+
+
+def _covered(model: BehaviourModel, match: StoredMatch) -> bool:
+    return match.game.capabilities.behaviour.get(model.name) is not None \
+        and model.covers(match.variant)
 
 
 def calibrate(store: EventStore, options: Options, games: Registry = GAMES,
@@ -168,57 +179,56 @@ def calibrate(store: EventStore, options: Options, games: Registry = GAMES,
     matches = stored_matches(store, games, options.variant, options.max_matches)
     report = Report(options.variant, matches=len(matches))
     report.cards[UNIFORM] = Scorecard()
-    betas: dict[str, float] = {}
-    default = 0.0
-    modelled = options.behaviour and any(behaviour_modelled(m) for m in matches)
-    if modelled:
-        pooled, per = fit(matches)
-        report.fits = [pooled, *per.values()]
-        betas = {name: f.beta for name, f in per.items()}
-        default = pooled.beta
-        report.cards[bhv.MODEL] = Scorecard()
-        report.labels[bhv.MODEL] = bhv.LABEL
+    model = behaviour_model(matches, options.model) if options.behaviour else None
+    fitted: Fitted | None = None
+    if model is not None:
+        fitted = fit(model, matches)
+        report.fits = list(fitted.summaries)
+        report.behaviour = model.name
+        report.cards[model.name] = Scorecard()
+        report.labels[model.name] = model.label
     rng = random.Random(options.seed)
     for done, match in enumerate(matches, start=1):
-        score_match(match, report, betas if modelled else None, default, options, rng)
+        score_match(match, report, model, fitted, options, rng)
         if progress is not None:
             progress(done, len(matches))
     return report
+
+
+SCORED = ("live", "exact", "estimate")
+"""Snapshot statuses whose odds were shown (dominoes says "live", the other games "exact" or
+a labelled "estimate"); not a deal still to come, a match over, or an inconsistent log."""
 
 
 def _observers(match: StoredMatch) -> list[str]:
     return [*match.game.variants()[match.variant].seats, SPECTATOR]
 
 
-def score_match(match: StoredMatch, report: Report, betas: Mapping[str, float] | None,
-                default: float, options: Options, rng: random.Random) -> None:
+def score_match(match: StoredMatch, report: Report, model: BehaviourModel | None,
+                fitted: Fitted | None, options: Options, rng: random.Random) -> None:
     game = match.game
     at: dict[int, Moment] = {m.index: m for m in moments(game, match.events)}
-    likelihoods: dict[int, bhv.HandLikelihood] = {}
-    with_behaviour = betas is not None and behaviour_modelled(match)
-    if with_behaviour:
-        assert betas is not None
-        for start, stop in bhv.hands_of(match.events):
-            decisions = bhv.hand_decisions(match.events, start, stop, match.players)
-            likelihood = bhv.HandLikelihood(decisions, betas, default,
-                                            draws=bhv.hand_draws(match.events, start, stop))
-            for index in range(start, stop):
-                likelihoods[index] = likelihood
+    with_behaviour = model is not None and fitted is not None and _covered(model, match)
     for observer in _observers(match):
         belief = game.belief(observer, match.variant)
-        raw = _raw_belief(observer, match.variant) if with_behaviour else None
+        weigher: Weigher | None = None
+        if with_behaviour:
+            assert model is not None and fitted is not None
+            weigher = model.weigher(match.events, match.players, fitted, observer)
         for index, event in enumerate(match.events):
             seen = game.view(event, observer)
             belief.apply(seen)
-            if raw is not None:
-                raw.apply(seen)
+            if weigher is not None:
+                weigher.apply(seen)
             moment = at.get(index)
             if moment is None:
                 continue
             snapshot = belief.snapshot_dict()
-            if snapshot.get("status") != "live":
+            if snapshot.get("status") not in SCORED:
                 continue
-            uniform = by_item(snapshot.get("marginals") or {})
+            reader = game.capabilities.forecasts
+            uniform = (reader(snapshot) if reader is not None
+                       else by_item(snapshot.get("marginals") or {}))
             report.labels.setdefault(UNIFORM, str(snapshot.get("model") or UNIFORM))
             key = (match.match_id, str(moment.hand), observer, str(index))
             card = report.cards[UNIFORM]
@@ -227,35 +237,19 @@ def score_match(match: StoredMatch, report: Report, betas: Mapping[str, float] |
             if card.overall.positions == before:
                 continue  # nothing uncertain here
             report.positions += 1
-            if raw is not None:
-                _score_behaviour(report, raw, likelihoods[index], observer, index, moment, key,
-                                 uniform, snapshot, options, rng)
+            if weigher is not None:
+                assert report.behaviour is not None
+                weighted = weigher.weigh(index, snapshot, options.budget(), rng)
+                _score_behaviour(report, report.behaviour, weighted, moment, key, uniform)
 
 
-def _raw_belief(observer: str, variant: str) -> Belief | TwoPlayerBelief:
-    """The dominoes belief itself: the exact sampler needs its position and condition."""
-    rules = DOMINO_VARIANTS[variant]
-    return Belief(observer, rules) if rules.partnership else TwoPlayerBelief(observer, rules)
-
-
-def _score_behaviour(report: Report, raw: Belief | TwoPlayerBelief,
-                     likelihood: bhv.HandLikelihood, observer: str, index: int,
-                     moment: Moment, key: tuple[str, ...],
-                     uniform: dict[str, dict[str, float]], snapshot: Mapping[str, Any],
-                     options: Options, rng: random.Random) -> None:
-    sampler = DealSampler.of(raw)
-    remaining = snapshot.get("remaining") or {}
-    consistent = snapshot.get("consistent_deals")
-    weighted = behaviour_belief(
-        uniform, int(consistent) if consistent is not None else None, remaining, parse_tile,
-        tile_name, sampler, lambda deal: likelihood.log_weight(deal, index + 1, observer), rng,
-        options.samples, options.exact_budget, options.ess_target, options.max_samples,
-        options.moves, options.shrink)
-    report.cards[bhv.MODEL].add_position(key, moment.move, weighted.marginals, moment.holders,
-                                         uncertain_items(uniform))
+def _score_behaviour(report: Report, name: str, weighted: Weighted, moment: Moment,
+                     key: tuple[str, ...], uniform: dict[str, dict[str, float]]) -> None:
+    report.cards[name].add_position(key, moment.move, weighted.marginals, moment.holders,
+                                    uncertain_items(uniform))
     how = "listed" if weighted.exact else "sampled"
-    for name, forecasts in ((UNIFORM, uniform), (bhv.MODEL, weighted.marginals)):
-        report.split.setdefault((how, name), Scorecard()).add_position(
+    for model, forecasts in ((UNIFORM, uniform), (name, weighted.marginals)):
+        report.split.setdefault((how, model), Scorecard()).add_position(
             key, moment.move, forecasts, moment.holders, uncertain_items(uniform))
     report.behaviour_positions += 1
     report.exact_positions += weighted.exact
@@ -279,7 +273,8 @@ def summary_lines(result: Mapping[str, Any]) -> list[str]:
         inside = sum(1 for b in bins if b["consistent"])
         lines.append(f"  {'':<18} reliability: {inside} of {len(bins)} bins hold their mean "
                      "prediction inside the Wilson 95% interval")
-    importance = result["models"].get(bhv.MODEL, {}).get("importance")
+    behaviour = next((name for name, m in result["models"].items() if "fits" in m), None)
+    importance = result["models"].get(behaviour, {}).get("importance")
     if importance and importance["ess_median"] is not None:
         lines.append(f"  {'':<18} {importance['exact_positions']} of {importance['positions']} "
                      f"positions listed exactly; the rest {importance['draws_mean']} draws on "
@@ -291,7 +286,7 @@ def summary_lines(result: Mapping[str, Any]) -> list[str]:
         lines.append(f"  behaviour − uniform log loss: {comparison['difference']:+.4f} nats "
                      f"[{low:+.4f}, {high:+.4f}] over {comparison['hands']} hands "
                      f"({comparison['positions']} paired positions)")
-    fits: Sequence[Mapping[str, Any]] = result["models"].get(bhv.MODEL, {}).get("fits", [])
+    fits: Sequence[Mapping[str, Any]] = result["models"].get(behaviour, {}).get("fits", [])
     for f in fits:
         lines.append(f"  β[{f['player']}] = {f['beta']} ± {f['beta_stderr']} "
                      f"({f['choices']} choices{', at the bound' if f['at_bound'] else ''})")

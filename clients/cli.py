@@ -25,7 +25,7 @@ class CommandError(Exception):
 
 
 class NotForThisGame(CommandError):
-    """A feature only some games have (a dominoes-only extra asked of another game)."""
+    """A feature only some games have, asked of one that does not declare it."""
 
 
 def build_parser(games: Registry = GAMES) -> argparse.ArgumentParser:

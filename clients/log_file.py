@@ -14,7 +14,6 @@ from archive.jsonl import LogFormatError, parse_log_lines
 from archive.matches import ArchiveError, MatchLog, load_match_log
 from clients.cli import CommandError, NotForThisGame
 from clients.store_option import open_store
-from games.dominoes.game import DOMINOES
 from games.interface import REFEREE, SPECTATOR, Game, VariantInfo, match_seats
 from games.registry import Registry
 
@@ -71,15 +70,9 @@ def check_audience(log: MatchLog, audience: str, option: str, *, referee: bool) 
                            f"{log.game.name} match (one of {', '.join(known)})")
 
 
-def is_dominoes(game: Game) -> bool:
-    return game.name == DOMINOES.name
-
-
-def only_for_dominoes(game: Game, what: str) -> None:
-    """Dominoes-only extras (a seat's export proved fair, samplers) asked of another game."""
-    if not is_dominoes(game):
-        raise NotForThisGame(f"{what} is only available for dominoes (this is a {game.name} "
-                             "log)")
+def not_offered(game: Game, what: str, offered: str) -> NotForThisGame:
+    """The typed refusal of an extra this game does not declare (e.g. a sampler)."""
+    return NotForThisGame(f"{what} is not offered by {game.name} ({offered})")
 
 
 def view_of(game: Game, events: Sequence[Any], audience: str) -> list[Any]:

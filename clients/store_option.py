@@ -11,6 +11,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from archive.db import DEFAULT_DB, ENV_VAR, default_db
 from clients.cli import CommandError
 from storage.engine import store_url
+from storage.errors import StorageError
+from storage.keys import StoreKeyError
 from storage.store import EventStore
 
 
@@ -24,16 +26,22 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def open_store(db: str, *, create: bool = False) -> EventStore:
+def open_store(db: str, *, create: bool = False, key_errors: bool = False) -> EventStore:
     """The store `db` names, or a clear error (never a driver's traceback).
 
     Tools that only read pass create=False: a mistyped SQLite path is then "no store at ...",
-    not a new, empty store that answers "0 matches"."""
+    not a new, empty store that answers "0 matches". A key that does not fit the store (a
+    StoreKeyError: not its key, or its seals stripped) is a CommandError too, unless
+    `key_errors` (`verify` reports it as a finding)."""
     if not create and "://" not in db and not Path(db).is_file():
         raise CommandError(f"no store at {db} (a SQLite file, or a postgresql:// URL)")
     try:
         return EventStore(store_url(db))
-    except (SQLAlchemyError, OSError) as error:
+    except StoreKeyError as error:
+        if key_errors:
+            raise
+        raise CommandError(f"cannot open the store {shown(db)}: {error}") from None
+    except (SQLAlchemyError, OSError, StorageError) as error:
         raise CommandError(cannot_open(db, error)) from None
 
 

@@ -3,7 +3,9 @@
 Values are read by the variant's own declaration (games.interface.TableOption): `true`/`false`
 for a switch, a whole number for an int option, one of the choices for a choice; unknown
 names and bad values are the same errors create_table gives (`bad_option` there, a clear
-CommandError here). `--players N` is the shorthand for `--option players=N`.
+CommandError here). `--players N` is the shorthand for `--option players=N`, and `--target N`
+(on the commands that have it) for `--option target=N`: a variant that declares no such
+option refuses it by name.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ def chosen_options(args: argparse.Namespace, info: VariantInfo) -> dict[str, Any
         given[name.strip()] = _value(info.option(name.strip()), text)
     if getattr(args, "players", None) is not None:
         given["players"] = args.players
+    if getattr(args, "target", None) is not None:
+        given["target"] = args.target
     try:
         return info.resolve(given)
     except OptionError as error:

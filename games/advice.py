@@ -1,6 +1,6 @@
-"""Advice through the game interface: an optional `advisor()` on a Game.
+"""Advice through the game interface: the advisor a game declares.
 
-A game that offers advice gives `advisor()`, a small picklable object with pure methods: the
+A game that offers advice declares an advisor, a small picklable object with pure methods: the
 server checks a request with `check` (on the referee's state, in its own process), then runs
 `advise` in a strategy worker process on the asking seat's own view of the events (already
 redacted for that seat, as JSON-ready dicts) under a wall-clock budget, and sends the
@@ -12,24 +12,35 @@ and its payload names the `model` it used. A replay asks
 `decision` which events were a seat's choice, and `verdict` where the choice actually made
 stands in the advice.
 
-Games without `advisor()` offer no advice (a typed refusal where a table asks for it).
+A game declares its advisor in its capabilities (`Capabilities.advisor`; None: it offers no
+advice, a typed refusal where a table asks for it).
+
+`flat` (optional, False when absent) says how the `advice` message carries the payload: True
+puts its ranked `moves` and deal-model fields (`model`, `ess`, `pool`, `exact_pool`) in the
+message's own fields, the shape the first advisor (dominoes') has always had; otherwise the
+payload travels whole in `advice`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
-from games.interface import JSON, Seat
+JSON = dict[str, Any]
+Seat = str
+"""As games.interface names them (this module is imported by it, so it cannot import it)."""
+
+
+RefusalCode = Literal["wrong_phase", "not_your_turn", "no_choice"]
 
 
 class AdviceRefused(Exception):
     """A request advice cannot answer now. `code` is a protocol error code: `wrong_phase`,
     `not_your_turn` or `no_choice`."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: RefusalCode, message: str) -> None:
         super().__init__(message)
-        self.code = code
+        self.code: RefusalCode = code
         self.message = message
 
 
@@ -77,10 +88,17 @@ def advise_under(advisor: Advisor, view: Sequence[JSON], seat: Seat, seed: int,
                          f"{', '.join(models_of(advisor))})")
     if model == UNIFORM:
         return advisor.advise(view, seat, seed, seconds)
+    # an advisor that lists `models` takes `model=` (Advisor's four-argument advise is the
+    # protocol every advisor meets; models_of checked this one offers the model)
     return advisor.advise(view, seat, seed, seconds, model=model)  # type: ignore[call-arg]
 
 
-def advisor_of(game: object) -> Advisor | None:
-    """The game's advisor, or None when it offers none."""
-    make = getattr(game, "advisor", None)
-    return make() if callable(make) else None
+def advisor_of(game: Any) -> Advisor | None:
+    """The advisor `game` declares (`game.capabilities.advisor`), or None when it offers none."""
+    advisor: Advisor | None = game.capabilities.advisor
+    return advisor
+
+
+def flat(advisor: object) -> bool:
+    """Whether the advisor's payload fills the `advice` message's own fields (see above)."""
+    return bool(getattr(advisor, "flat", False))

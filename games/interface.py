@@ -17,9 +17,14 @@ secret randomness by the caller so the rules stay pure.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, Self, TypeVar, runtime_checkable
+
+from games.advice import Advisor
+from games.behaviour import BehaviourModel
+from games.fairness.dealing import Dealing
+from games.revealed import Forecasts, Revealer
 
 Seat = str
 """A seat's name as the game writes it in events ("S", "N", ...)."""
@@ -168,6 +173,9 @@ class VariantInfo:
     alias_of: str | None = None
     """An old variant name kept so old logs and tables still read and play; tools and the
     lobby offer the variant it names instead."""
+    sides: tuple[str, ...] = ()
+    """The sides its matches score, as `scores` names them (teams or seats); each at 0
+    before a match scores its first points. Empty: the game keeps no such score."""
 
     def __post_init__(self) -> None:
         names = [o.name for o in self.declared]
@@ -203,7 +211,8 @@ class VariantInfo:
 
 @runtime_checkable
 class Event(Protocol):
-    """Every event has a type name and its 1-based position in the stream."""
+    """Every event has a type name and its 1-based position in the stream, and is copied
+    with fields replaced (the table stamps each new event's seq)."""
 
     @property
     def type(self) -> str: ...
@@ -211,14 +220,27 @@ class Event(Protocol):
     @property
     def seq(self) -> int: ...
 
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False
+                   ) -> Self: ...
 
-class BeliefModel(Protocol):
+
+StateT = TypeVar("StateT")
+"""A game's state: what its events fold into."""
+CommandT = TypeVar("CommandT")
+"""A game's commands: its players' moves and its referee's steps."""
+EventT = TypeVar("EventT", bound=Event)
+"""A game's events."""
+EventT_contra = TypeVar("EventT_contra", bound=Event, contravariant=True)
+CommandT_co = TypeVar("CommandT_co", covariant=True)
+
+
+class BeliefModel(Protocol[EventT_contra]):
     """One observer's exact belief, rebuilt event by event from what it may see."""
 
     costly: bool
     """An update may take long (seconds): the server computes it off the event loop."""
 
-    def apply(self, event: Any) -> None:
+    def apply(self, event: EventT_contra) -> None:
         """Fold one event of the observer's own view."""
 
     def snapshot_dict(self) -> JSON:
@@ -227,10 +249,11 @@ class BeliefModel(Protocol):
         known `consistent_deals`, `entropy_bits`, `facts`, `status`, `hand`, `remaining`."""
 
 
-class Bot(Protocol):
+class Bot(Protocol[EventT_contra, CommandT_co]):
     """A player that sees only its own seat's view."""
 
-    def choose(self, view: Sequence[Any], seat: Seat, rng: random.Random) -> Any:
+    def choose(self, view: Sequence[EventT_contra], seat: Seat, rng: random.Random
+               ) -> CommandT_co:
         """A legal command for `seat` given the events it has seen (redacted for it)."""
 
 
@@ -245,85 +268,226 @@ class LogProblem(Exception):
         return f"event seq {self.seq}: {self.reason}"
 
 
-class Game(Protocol):
-    """The whole API of one game. Implementations are plain objects, one per game."""
+UNIFORM = "uniform"
+"""The model of every game's exact belief: every deal consistent with the view alike."""
+
+
+@dataclass(frozen=True)
+class BeliefInfo:
+    """One model of the hidden items a game offers: its name (how clients ask for it), what
+    it assumes in words, and whether its probabilities are exact or a labelled estimate."""
+
+    name: str
+    label: str
+    exact: bool
+
+    def to_dict(self) -> JSON:
+        return {"name": self.name, "label": self.label, "exact": self.exact}
+
+
+class Inspector(Protocol):
+    """A game's own `infer`: reference samplers beside the exact method and its own picture
+    of a belief for a person (dominoes' triangle). Pure: no printing."""
+
+    methods: tuple[str, ...]
+    """Every method it takes, `exact` first."""
+
+    def inspect(self, view: Sequence[Any], observer: Audience, variant: str, method: str,
+                samples: int, seed: int, as_json: bool) -> str:
+        """The belief of `observer` after `view` (its own events) by `method`, as JSON text
+        or for a person. ValueError with a message for a log or method it refuses."""
+        ...
+
+
+class SelfPlay(Protocol):
+    """A game's own fast self-play (simple policies on its rules, no Bot in between)."""
+
+    policies: tuple[str, ...]
+
+    def match(self, rng: random.Random, variant: str, options: Mapping[str, Any],
+              policy: str) -> list[Any]:
+        """One complete referee log of `variant`, every seat playing `policy`."""
+        ...
+
+
+class Tournament(Protocol):
+    """A game's own tournament of two bot teams (points, budgets, parallel processes); a game
+    without one plays `tournament` through the generic arena (strategy/arena.py)."""
+
+    bots: tuple[str, ...]
+    """The bots it takes (it may take more than the game seats at tables)."""
+
+    def play(self, variant: str, team_a: str, team_b: str, matches: int, seed: int,
+             options: Mapping[str, Any], budgets: Mapping[str, float],
+             workers: int, progress: Callable[[int, int], None] | None) -> JSON:
+        """The report of `matches` (mirrored pairs): JSON-ready. `budgets`: work per decision
+        where given — `nodes` (a solver's) and `samples` (deals) — never time, so the same
+        seed gives the same report on any machine."""
+        ...
+
+    def describe(self, report: JSON, seed: int, options: Mapping[str, Any]) -> str:
+        """The report for a person (`seed` and the table `options` it was played with)."""
+        ...
+
+    def pool(self, reports: Sequence[JSON]) -> JSON:
+        """Runs of one match-up with different seeds as one report (ValueError if they
+        cannot be pooled)."""
+        ...
+
+
+Narrator = Callable[[Sequence[Any]], Iterable[str]]
+"""A referee log -> lines telling it move by move (`replay` in the terminal)."""
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a game offers, declared once (in the spirit of OpenSpiel's GameType): the generic
+    layers read these fields and never test a game's name. `Game.variants()` and `Game.bots()`
+    return this record's `variants` and `bots`."""
+
+    renderer: str
+    """The web renderer registered under this name in clients/web/js/games/."""
+    variants: Mapping[str, VariantInfo]
+    """Every variant it hosts, by name, each with its table options."""
+    bots: Mapping[str, Bot[Any, Any]] = field(default_factory=dict)
+    """The bots that may fill a seat at a table, by name."""
+    stand_in: str | None = None
+    """The bot that moves for a person absent on their turn (None: its first bot)."""
+    pooled_bots: frozenset[str] = frozenset()
+    """Bots whose decisions take up to a second: the server runs them in its strategy worker
+    processes (each must pickle and offer `choose_wire(view, seat, seed)`: its move as the
+    wire payload, from the seat's events as dicts)."""
+    fallback_bot: str | None = None
+    """Plays instead of a pooled bot when no worker is free in time."""
+    advisor: Advisor | None = None
+    """Move advice (games.advice), or None: a table asking for advice is refused."""
+    beliefs: tuple[BeliefInfo, ...] = ()
+    """Every model of the hidden items it offers, its exact uniform belief first."""
+    behaviour: Mapping[str, BehaviourModel] = field(default_factory=dict)
+    """The models in `beliefs` that are not exact, by name: live `odds`, replay odds and
+    calibrate compute them (games.behaviour)."""
+    fair_dealing: Dealing | None = None
+    """Where its log commits each deal's seed and reveals it (games.fairness.dealing), so
+    that any audience's export is proved by `verify` (docs/fairness.md); None when its deals
+    cannot be proved."""
+    reveal: Revealer | None = None
+    """Who held what at each position of a referee log, for calibrate (games.revealed)."""
+    forecasts: Forecasts | None = None
+    """How its belief's snapshot reads as forecasts for calibrate, when its marginals are not
+    "who holds this item" (games.revealed; None: they are)."""
+    inspect: Inspector | None = None
+    """Its own `infer` (reference samplers, a picture of the belief); None: the generic one."""
+    narrate: Narrator | None = None
+    """Its own telling of a match for `replay` (None: one line per event)."""
+    self_play: SelfPlay | None = None
+    """Its own fast self-play for `selfplay` (None: its bots through games.play)."""
+    tournament: Tournament | None = None
+    """Its own tournament (None: its bots in the generic arena)."""
+
+    def belief_names(self) -> tuple[str, ...]:
+        return tuple(b.name for b in self.beliefs)
+
+    def to_dict(self) -> JSON:
+        """What clients are told (`list_variants`): no objects, only names and flags."""
+        return {"renderer": self.renderer, "bots": list(self.bots),
+                "advice": self.advisor is not None,
+                "advice_models": list(getattr(self.advisor, "models", None) or (UNIFORM,))
+                if self.advisor is not None else [],
+                "beliefs": [b.to_dict() for b in self.beliefs],
+                "fair_dealing": None if self.fair_dealing is None else self.fair_dealing.name}
+
+
+def uniform_belief(label: str) -> BeliefInfo:
+    """The exact uniform belief, labelled as the game's snapshots label it."""
+    return BeliefInfo(UNIFORM, label, exact=True)
+
+
+class Game(Protocol[StateT, CommandT, EventT]):
+    """The whole API of one game. Implementations are plain objects, one per game, each
+    declared as a `Game` of its own state, command and event types (the generic layers take
+    any `Game`)."""
 
     name: str
     """Unique; written in `match_started.game`."""
-    renderer: str
-    """The web renderer registered under this name in clients/web/js/games/."""
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What it offers beyond its rules: variants, bots, advice, belief models, fair
+        dealing, renderer and its own tools (the generic layers read this; they never test
+        `name`)."""
+        ...
 
     def variants(self) -> Mapping[str, VariantInfo]:
-        """Every variant this game hosts, by name."""
+        """Every variant this game hosts, by name (`capabilities.variants`)."""
         ...
 
     # --- the log ---------------------------------------------------------------------------
-    def parse_event(self, data: JSON | str | bytes) -> Any:
+    def parse_event(self, data: JSON | str | bytes) -> EventT:
         """Validate one event (a typed error for bad input)."""
         ...
 
-    def event_to_dict(self, event: Any) -> JSON:
+    def event_to_dict(self, event: EventT) -> JSON:
         """The event in the log format."""
         ...
 
-    def view(self, event: Any, audience: Audience) -> Any:
+    def view(self, event: EventT, audience: Audience) -> EventT:
         """`event` as `audience` may see it. Every event is delivered, redacted, so seqs stay
         contiguous for every audience. The only gate hidden information passes through."""
         ...
 
     # --- the rules (pure) -----------------------------------------------------------------
     def start(self, match_id: str, variant: str, players: Mapping[Seat, str],
-              options: Mapping[str, Any]) -> Any:
+              options: Mapping[str, Any]) -> CommandT:
         """The command that starts a match."""
         ...
 
-    def decide(self, state: Any | None, command: Any) -> list[Any]:
+    def decide(self, state: StateT | None, command: CommandT) -> list[EventT]:
         """The events `command` causes, or a typed RuleViolation."""
         ...
 
-    def evolve(self, state: Any | None, event: Any) -> Any:
+    def evolve(self, state: StateT | None, event: EventT) -> StateT:
         """The state after `event`. Total and pure: replay is a fold of this."""
         ...
 
-    def referee_step(self, state: Any, secret: str) -> Any | None:
+    def referee_step(self, state: StateT, secret: str) -> CommandT | None:
         """The referee's own next command (deal, reshuffle), using `secret` (64 hex digits of
         fresh randomness) if it needs any; None when players are to move or the match is over."""
         ...
 
-    def to_act(self, state: Any) -> tuple[Seat, ...]:
+    def to_act(self, state: StateT) -> tuple[Seat, ...]:
         """The seats whose move the table awaits now (empty when none: referee or over)."""
         ...
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: StateT) -> bool:
         ...
 
-    def winners(self, state: Any) -> tuple[Seat, ...]:
+    def winners(self, state: StateT) -> tuple[Seat, ...]:
         """Once over: the seats on the winning side (empty for a draw or a match in play)."""
         ...
 
-    def legal_moves(self, state: Any, seat: Seat) -> list[Any]:
+    def legal_moves(self, state: StateT, seat: Seat) -> Sequence[CommandT]:
         """Every command `seat` may send now."""
         ...
 
-    def command_from_wire(self, seat: Seat, payload: JSON) -> Any:
+    def command_from_wire(self, seat: Seat, payload: JSON) -> CommandT:
         """A player's `move` payload as a command (a typed error for bad input)."""
         ...
 
-    def command_to_wire(self, command: Any) -> JSON:
+    def command_to_wire(self, command: CommandT) -> JSON:
         """The inverse of `command_from_wire` for one legal move (what clients are offered)."""
         ...
 
     # --- knowledge ------------------------------------------------------------------------
-    def belief(self, observer: Audience, variant: str) -> BeliefModel:
+    def belief(self, observer: Audience, variant: str) -> BeliefModel[EventT]:
         """An empty belief for `observer`, to be fed the observer's view of the events."""
         ...
 
-    def check_log(self, events: Sequence[Any]) -> None:
+    def check_log(self, events: Sequence[EventT]) -> None:
         """Re-decide a whole referee log; raise LogProblem at the first refused event."""
         ...
 
-    def bots(self) -> Mapping[str, Bot]:
-        """The bots that can fill a seat, by name ("random", "greedy", ...)."""
+    def bots(self) -> Mapping[str, Bot[EventT, CommandT]]:
+        """The bots that can fill a seat, by name (`capabilities.bots`)."""
         ...
 
     # optional: `seats(variant, options) -> tuple[Seat, ...]`, the seats a table of `variant`

@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.interface import Bot, Game, Seat, table_seats
+from games.interface import Bot, CommandT, EventT, Game, Seat, StateT, table_seats
 
 MAX_EVENTS = 100_000
 """A match longer than this is a broken game or bot, not a long match."""
@@ -27,14 +27,14 @@ def secret_from(rng: random.Random) -> str:
 
 
 def play_match(
-    game: Game,
+    game: Game[StateT, CommandT, EventT],
     variant: str,
-    bots: Mapping[Seat, Bot],
+    bots: Mapping[Seat, Bot[EventT, CommandT]],
     rng: random.Random,
     options: Mapping[str, Any] | None = None,
     match_id: str | None = None,
     referee_rng: random.Random | None = None,
-) -> list[Any]:
+) -> list[EventT]:
     """Every event of one complete match, seq filled in (1, 2, ...).
 
     `referee_rng` (default: `rng`) alone makes the deals, so two matches given equal referee
@@ -44,20 +44,22 @@ def play_match(
     players = {seat: f"bot-{seat}" for seat in seats}
     start = game.start(match_id or f"m-{rng.getrandbits(64):016x}", variant, players,
                        options or {})
-    events: list[Any] = []
-    views: dict[Seat, list[Any]] = {seat: [] for seat in seats}
-    state: Any = None
+    events: list[EventT] = []
+    views: dict[Seat, list[EventT]] = {seat: [] for seat in seats}
 
-    def apply(command: Any) -> None:
-        nonlocal state
+    def apply(state: StateT | None, command: CommandT) -> StateT:
+        """The state after `command`'s events, each stamped, kept and shown to every seat."""
         for event in game.decide(state, command):
             stamped = event.model_copy(update={"seq": len(events) + 1})
             events.append(stamped)
             state = game.evolve(state, stamped)
             for seat in seats:
                 views[seat].append(game.view(stamped, seat))
+        if state is None:
+            raise RunawayMatch(f"{game.name} {variant}: the start wrote no event")
+        return state
 
-    apply(start)
+    state = apply(None, start)
     while not game.is_over(state):
         if len(events) > MAX_EVENTS:
             raise RunawayMatch(f"{game.name} {variant}: over {MAX_EVENTS} events")
@@ -66,8 +68,8 @@ def play_match(
             step = game.referee_step(state, secret_from(referee))
             if step is None:
                 raise RunawayMatch(f"{game.name} {variant}: nobody to act, not over")
-            apply(step)
+            state = apply(state, step)
             continue
         seat = acting[0]
-        apply(bots[seat].choose(views[seat], seat, rng))
+        state = apply(state, bots[seat].choose(views[seat], seat, rng))
     return events

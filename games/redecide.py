@@ -9,17 +9,36 @@ hold exactly those events, in order, with seqs 1, 2, ...
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from games.interface import LogProblem, RuleViolation
 
 
-def redecide(events: Sequence[Any], command_for: Callable[[Any], Any | None],
-             decide: Callable[[Any, Any], list[Any]], evolve: Callable[[Any, Any], Any],
-             *, no_command: Callable[[Any], str] | None = None) -> Any:
+class Logged(Protocol):
+    """An event as the checker compares it: its type, seq and fields."""
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def seq(self) -> int: ...
+
+    def model_dump(self, *, exclude: set[str]) -> dict[str, Any]: ...
+
+
+State = TypeVar("State")
+E = TypeVar("E", bound=Logged)
+# The command passes from command_for to decide as the game's own type; it is Any here
+# because mypy cannot infer a union (a game's Command) through `Command | None`.
+
+
+def redecide(events: Sequence[E], command_for: Callable[[E], Any],
+             decide: Callable[[State | None, Any], Sequence[E]],
+             evolve: Callable[[State | None, E], State],
+             *, no_command: Callable[[E], str] | None = None) -> State | None:
     """The final state; LogProblem at the first event the rules would not have written.
     `no_command(event)` says why an event opens no run (default: it follows from no move)."""
-    state: Any = None
+    state: State | None = None
     expected: list[dict[str, Any]] = []
     for position, event in enumerate(events, start=1):
         if event.seq != position:

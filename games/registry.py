@@ -55,6 +55,12 @@ class Registry:
     def games(self) -> tuple[Game, ...]:
         return tuple(self._games.values())
 
+    def default_variant(self) -> str:
+        """What a request that names no variant gets: the default game's first variant that
+        is not an alias (that game registered; else the first registered game's)."""
+        game = self._games.get(DEFAULT_GAME) or next(iter(self._games.values()))
+        return next(name for name, info in game.variants().items() if info.alias_of is None)
+
     def _lookup(self, variant: str) -> tuple[Game, VariantInfo]:
         try:
             return self._variants[variant]

@@ -8,28 +8,30 @@ all from the seat's own (redacted) events.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Sequence
+from typing import Generic
 
-from games.interface import JSON, Game, Seat
+from games.interface import JSON, CommandT, EventT, Game, Seat, StateT
 
 
-class SeatFold:
+class SeatFold(Generic[StateT, CommandT, EventT]):
     """The state folded from one seat's events, in seq order with no gap."""
 
-    def __init__(self, game: Game, seat: Seat, *, contiguous: bool = True) -> None:
+    def __init__(self, game: Game[StateT, CommandT, EventT], seat: Seat, *,
+                 contiguous: bool = True) -> None:
         self.game = game
         self.seat = seat
         self.contiguous = contiguous
         """Whether each event must carry the next seq (False: positions built by hand, whose
         events carry none)."""
-        self.state: Any = None
-        self.events: list[Any] = []
+        self.state: StateT | None = None
+        self.events: list[EventT] = []
 
     @property
     def last_seq(self) -> int:
         return self.events[-1].seq if self.events else 0
 
-    def fold(self, event: Any) -> Any:
+    def fold(self, event: EventT) -> EventT:
         """Fold in the seat's next event (a ValueError if its seq leaves a gap)."""
         if self.contiguous and event.seq != self.last_seq + 1:
             raise ValueError(f"seq {event.seq} after {self.last_seq}: not contiguous")
@@ -44,9 +46,12 @@ class SeatFold:
     def my_turn(self) -> bool:
         return self.state is not None and self.seat in self.game.to_act(self.state)
 
-    def legal_commands(self) -> list[Any]:
+    def legal_commands(self) -> Sequence[CommandT]:
         """Every command the seat may send now (none when it is not its turn)."""
-        return self.game.legal_moves(self.state, self.seat) if self.my_turn() else []
+        state = self.state
+        if state is None or not self.my_turn():
+            return []
+        return self.game.legal_moves(state, self.seat)
 
     def random_wire_move(self, rng: random.Random) -> JSON | None:
         """A random legal move as the `move` message's payload, or None if none is due."""

@@ -467,6 +467,14 @@ def count_key(key: ClassKey) -> Solution:
                     solution.tail)
 
 
+def clear_caches() -> None:
+    """Forget every count, split list and tail memo: a benchmark's pass starts cold."""
+    count_key.cache_clear()
+    solve_key.cache_clear()
+    _splits.cache_clear()
+    _MEMOS.clear()
+
+
 def solve(position: Position, tables: bool = False) -> Solution:
     """Exact count and numerators for a position (raises Infeasible if no deal fits).
 

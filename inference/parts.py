@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Generic, Protocol
 
-from inference.classes import POOL, Orderable, Position
+from inference.classes import POOL, Item, Orderable, Position
 from inference.counting import tile_counts
 from inference.errors import Infeasible
 from inference.propagation import propagate
@@ -63,11 +64,17 @@ def _parts_count(condition: Condition, holders: tuple[str, ...], counts: tuple[i
     return condition._count(Position(holders, dict(allowed), counts))
 
 
+class Disjunction(Protocol):
+    """What a sampler needs of a pending condition: the disjoint parts of a position."""
+
+    def parts(self, position: Position) -> list[Position]: ...
+
+
 @dataclass(frozen=True)
-class Condition:
+class Condition(Generic[Item]):
     """The first of `tiles` (in order) that is not in the pool is held by one of `at`."""
 
-    tiles: tuple[Orderable, ...]
+    tiles: tuple[Item, ...]
     at: tuple[str, ...]
 
     kind = "condition"
@@ -127,7 +134,7 @@ class Condition:
         """Whether every deal of `position` satisfies the condition."""
         return self.count(position).whole
 
-    def listed(self, position: Position) -> tuple[list[Orderable], list[str]]:
+    def listed(self, position: Position) -> tuple[list[Item], list[str]]:
         """The condition's items still unseen, and the holders of `at` that may take one (what a
         game's words for the condition name)."""
         holders = position.holders
@@ -138,7 +145,7 @@ class Condition:
         return tiles, [h for h in self.at if h in holders and union >> holders.index(h) & 1]
 
 
-class NotAllInPool(Condition):
+class NotAllInPool(Condition[Item]):
     """Not every one of the unseen `tiles` is in the pool: one of `at` holds one (counted as
     everything minus the deals with all of them in the pool)."""
 

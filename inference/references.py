@@ -13,10 +13,11 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass
+from typing import Generic
 
 import numpy as np
 
-from inference.classes import Orderable, Position
+from inference.classes import Item, Position
 
 
 class BudgetExceeded(RuntimeError):
@@ -28,21 +29,21 @@ class SamplerGaveUp(RuntimeError):
 
 
 @dataclass(frozen=True)
-class Estimate:
-    marginals: dict[str, dict[Orderable, float]]
+class Estimate(Generic[Item]):
+    marginals: dict[str, dict[Item, float]]
     consistent_deals: int | None
     samples: int | None = None
     attempts: int | None = None
 
 
-def _candidates(position: Position) -> list[set[Orderable]]:
+def _candidates(position: Position[Item]) -> list[set[Item]]:
     return [
         {t for t, mask in position.allowed.items() if mask >> h & 1}
         for h in range(len(position.holders))
     ]
 
 
-def enumerate_deals(position: Position, budget: int = 2_000_000) -> Estimate:
+def enumerate_deals(position: Position[Item], budget: int = 2_000_000) -> Estimate[Item]:
     """§8.2 for any number of holders: subsets of C(h) of size r(h), smallest C(h) first.
 
     Counts are accumulated per chosen subset (times its completions), not per leaf.
@@ -53,7 +54,7 @@ def enumerate_deals(position: Position, budget: int = 2_000_000) -> Estimate:
     counts = [dict.fromkeys(position.allowed, 0) for _ in holders]
     nodes = 0
 
-    def rec(i: int, remaining: frozenset[Orderable]) -> int:
+    def rec(i: int, remaining: frozenset[Item]) -> int:
         nonlocal nodes
         h = order[i]
         if i == len(order) - 1:
@@ -91,7 +92,7 @@ def enumerate_deals(position: Position, budget: int = 2_000_000) -> Estimate:
     return Estimate(marg, total)
 
 
-def _arrays(position: Position) -> tuple[list[Orderable], np.ndarray, np.ndarray]:
+def _arrays(position: Position[Item]) -> tuple[list[Item], np.ndarray, np.ndarray]:
     tiles = sorted(position.allowed)
     m = len(position.holders)
     allowed = np.array([[position.allowed[t] >> h & 1 for h in range(m)] for t in tiles], bool)
@@ -99,7 +100,8 @@ def _arrays(position: Position) -> tuple[list[Orderable], np.ndarray, np.ndarray
     return tiles, allowed.reshape(len(tiles), m), slots
 
 
-def _to_marginals(position: Position, tiles: list[Orderable], counts: np.ndarray, n: int) -> dict:
+def _to_marginals(position: Position[Item], tiles: list[Item], counts: np.ndarray, n: int
+                  ) -> dict[str, dict[Item, float]]:
     return {
         holder: {t: float(counts[i, h]) / n for i, t in enumerate(tiles)}
         for h, holder in enumerate(position.holders)
@@ -107,8 +109,9 @@ def _to_marginals(position: Position, tiles: list[Orderable], counts: np.ndarray
 
 
 def rejection(
-    position: Position, rng: random.Random, samples: int = 10_000, max_attempts: int = 5_000_000
-) -> Estimate:
+    position: Position[Item], rng: random.Random, samples: int = 10_000,
+    max_attempts: int = 5_000_000
+) -> Estimate[Item]:
     """§7.1: shuffle U, cut it by r (RANDOM_PARTITION), keep it if every tile is allowed.
 
     Vectorised with numpy in batches; the first `samples` accepted partitions are used.
@@ -134,8 +137,9 @@ def rejection(
 
 
 def rejection_seed(
-    position: Position, rng: random.Random, samples: int = 10_000, max_attempts: int = 5_000_000
-) -> Estimate:
+    position: Position[Item], rng: random.Random, samples: int = 10_000,
+    max_attempts: int = 5_000_000
+) -> Estimate[Item]:
     """§7.1 exactly as the seed writes it, in pure Python (the baseline of its speed target).
 
     Per sample: RANDOM_PARTITION shuffles U (`random.shuffle`) and cuts it into hands of
@@ -172,8 +176,9 @@ def rejection_seed(
 
 
 def constrained(
-    position: Position, rng: random.Random, samples: int = 10_000, max_attempts: int = 5_000_000
-) -> Estimate:
+    position: Position[Item], rng: random.Random, samples: int = 10_000,
+    max_attempts: int = 5_000_000
+) -> Estimate[Item]:
     """§7.2: holder by holder, draw r(h) tiles uniformly from C(h) ∩ remaining.
 
     BIASED: a deal's chance is the product of 1/C(|eligible|, r(h)) along the way, which
@@ -213,14 +218,14 @@ def constrained(
     return Estimate(_to_marginals(position, tiles, counts, samples), None, samples, attempts)
 
 
-def any_deal(position: Position) -> dict[Orderable, int]:
+def any_deal(position: Position[Item]) -> dict[Item, int]:
     """One consistent deal (tile -> holder index) by augmenting paths, for MCMC's start."""
     r = position.counts
     tiles = sorted(position.allowed)
-    owner: dict[Orderable, int] = {}
-    by_holder: list[list[Orderable]] = [[] for _ in r]
+    owner: dict[Item, int] = {}
+    by_holder: list[list[Item]] = [[] for _ in r]
 
-    def place(t: Orderable, seen: set[int]) -> bool:
+    def place(t: Item, seen: set[int]) -> bool:
         mask = position.allowed[t]
         holders = [h for h in range(len(r)) if mask >> h & 1]
         for h in holders:
@@ -250,9 +255,9 @@ def any_deal(position: Position) -> dict[Orderable, int]:
 
 
 def mcmc(
-    position: Position, rng: random.Random, samples: int = 10_000, thin: int | None = None,
+    position: Position[Item], rng: random.Random, samples: int = 10_000, thin: int | None = None,
     burn_in: int | None = None,
-) -> Estimate:
+) -> Estimate[Item]:
     """§7.5 swap chain: swap two tiles of two holders when both may hold the other's tile.
 
     Records the state every `thin` steps (default |U|) after `burn_in` (default 20·|U|).
@@ -262,7 +267,7 @@ def mcmc(
     tiles = sorted(position.allowed)
     m = len(position.holders)
     owner = any_deal(position)
-    hands: list[list[Orderable]] = [[] for _ in range(m)]
+    hands: list[list[Item]] = [[] for _ in range(m)]
     for t in tiles:
         hands[owner[t]].append(t)
     allowed = position.allowed

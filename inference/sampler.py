@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from inference.classes import Item, Position
 from inference.counting import Solution, Tail, decode, encode, solve, splits
 from inference.errors import Infeasible
-from inference.parts import Condition
+from inference.parts import Disjunction
 
 
 def sample_deal(
@@ -67,7 +67,7 @@ class Posterior(Protocol):
     """What the sampler reads from a belief: plain data, so it need not know Belief."""
 
     @property
-    def condition(self) -> Condition | None: ...
+    def condition(self) -> Disjunction | None: ...
 
     def position(self) -> Position: ...
 
@@ -94,7 +94,7 @@ class DealSampler:
         self.total = sum(self.totals)
 
     @classmethod
-    def over(cls, position: Position, condition: Condition | None = None) -> DealSampler:
+    def over(cls, position: Position, condition: Disjunction | None = None) -> DealSampler:
         """The sampler of `position`'s deals, restricted to `condition` when one is pending."""
         parts = condition.parts(position) if condition is not None else [position]
         solutions = [_solution(p) for p in parts]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import secrets
 import signal
@@ -26,18 +27,20 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from archive.db import DEFAULT_DB
 from games.registry import GAMES
 from games.registry import Registry as Games
+from protocol import CreateTable
 from server import strategy_processes
 from server.beliefs.in_process import InProcessInference
 from server.beliefs.processes import ProcessInference
 from server.beliefs.remote import RemoteInference
+from server.chat import ChatDesk, ChatLimits
 from server.cluster.ownership import Cluster
+from server.connections import ConnectionGuard, guarded_connection, refused_for_count
 from server.feeds.bus import Bus, InProcessBus
 from server.feeds.topics import DEFAULT_PARTITIONS, DEFAULT_PREFIX, Topics
 from server.http import WEB_ROOT, make_process_request
 from server.logs import log
 from server.metrics import Metrics, rss_bytes, watch_loop_lag
-from server.protocol import CreateTable
-from server.ratelimit import BacklogGate, TableQuota
+from server.ratelimit import AddressBuckets, BacklogGate, TableQuota
 from server.replay.http import (
     UPLOAD_PATH,
     ReplayDesk,
@@ -46,6 +49,7 @@ from server.replay.http import (
     wrap_process_request,
 )
 from server.session import Guards, Limits, Session, table_alive
+from server.stages import CLOCK
 from server.tables.advice import AdviceDesk
 from server.tables.local import Table, TableOptions
 from server.tables.registry import Registry
@@ -53,9 +57,31 @@ from storage import AsyncEventStore, server_key
 
 T = TypeVar("T")
 
-DEFAULT_INFERENCE_PROCESSES = 1
-"""`serve`'s default --inference-processes (measured: docs/operations.md, "Inference
-processes")."""
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the OS says, else all)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def default_inference_processes(cores: int | None = None) -> int:
+    """`serve`'s default --inference-processes for a machine with `cores` usable cores
+    (measured side by side at human pace, issue 31: docs/operations.md "Inference
+    processes"). One process from two cores: with it, server and process together spent
+    less CPU per move than in-process inference (the process folds each batch in the turn
+    it arrives and answers in one write), and the beliefs leave the event loop. On one
+    core the process cannot run beside the loop, and in-process cost less: 0."""
+    return 0 if (usable_cores() if cores is None else cores) <= 1 else 1
+
+
+DEFAULT_INFERENCE_PROCESSES = default_inference_processes()
+"""`serve`'s default --inference-processes on this machine."""
+HTTP_ROUTE_TIMEOUT = 150.0
+"""Seconds a connection may take from accept to its handshake or HTTP answer (beyond the
+advice desk's give-up of 60 + 20 s for a slow answer on a loaded machine)."""
 
 
 @dataclass
@@ -95,6 +121,24 @@ class ServerConfig:
     """Unfinished tables one connection may have created (`limit_reached` beyond)."""
     tables_per_address: int = 256
     """Unfinished tables all connections from one IP address may have created."""
+    connections_per_address: int = 64
+    """Open connections (WebSocket or HTTP, counted from the TCP accept) from one IP
+    address; beyond, HTTP 429 `too_many_connections`; beyond twice this, aborted unread."""
+    header_timeout: float | None = 10.0
+    """Seconds a connection has to send its request line and headers (slowloris)."""
+    send_timeout: float | None = 10.0
+    """Seconds a frame may wait for a connection's socket to take it; then it is cut off."""
+    attached_tables: int = 64
+    """Tables one connection may follow at once (joined, resumed or watched)."""
+    asks_per_second: float = 2.0
+    asks_burst: float = 10.0
+    """`advise` and `odds` per connection (a bucket of its own, checked before any work)."""
+    asks_per_address_per_second: float = 10.0
+    asks_per_address_burst: float = 40.0
+    """`advise` and `odds` from all the connections of one address."""
+    send_buffer: int | None = 256 * 1024
+    """The kernel's send buffer per connection (SO_SNDBUF; None: autotuned, up to 4 MiB
+    on Linux, held for a reader that never reads)."""
     backlog_events_per_second: float = 10_000.0
     """Server-wide pace of `watch`/`resume` history sent (events/s; spreads catch-ups)."""
     backlog_burst: float = 5_000.0
@@ -109,6 +153,8 @@ class ServerConfig:
     """Beliefs in this many child processes, tables sharded among them by a stable hash
     (server/beliefs/processes.py); 0: on this process (the loop, and one thread for costly
     ones). `serve` picks its own default (DEFAULT_INFERENCE_PROCESSES)."""
+    chat: ChatLimits = field(default_factory=ChatLimits)
+    """Table chat's length and rate limits (server/chat.py)."""
     store_key_file: str | Path | None = "auto"
     """The key that seals the store's stream heads (storage/keys.py): "auto" is `<db>.key`
     beside a SQLite store, created on first run (none for PostgreSQL unless given)."""
@@ -128,8 +174,11 @@ class DominoServer:
         self.registry: Registry | None = None
         self.advice = AdviceDesk()
         self.guards: Guards | None = None
+        self.chat: ChatDesk | None = None
         self.uploads = UploadGuard(config.uploads_per_minute, config.uploads_per_minute,
                                    config.uploads_at_once)
+        self.connection_guard = ConnectionGuard(config.connections_per_address,
+                                                config.header_timeout, config.send_buffer)
         self._server: Server | None = None
         self._lag_task: asyncio.Task[None] | None = None
         self.port = config.port
@@ -141,40 +190,49 @@ class DominoServer:
         sys.setswitchinterval(self.config.switch_interval)
         self.store = await asyncio.to_thread(self._open_store)
         strategy_processes.acquire()  # pimc and advice workers (started when first needed)
-        self.replays = ReplayDesk(self.store, self.config.games)
+        self.replays = ReplayDesk(self.store, self.config.games, memo=self.advice.memo)
+        inference: InProcessInference | ProcessInference | RemoteInference
         if self.config.mqtt:
-            await self._join_cluster(self.config.mqtt)
+            inference = await self._join_cluster(self.config.mqtt)
         elif self.config.inference_processes > 0:
-            self.inference = ProcessInference(self.bus, self.metrics,
-                                              self.config.inference_processes,
-                                              self.config.games)
+            inference = ProcessInference(self.bus, self.metrics,
+                                         self.config.inference_processes, self.config.games)
         else:
-            self.inference = InProcessInference(self.bus, self.metrics)
-        self.inference.start()
-        if isinstance(self.inference, ProcessInference):
-            await self.inference.ready()
-        self.registry = Registry(self.store, self.bus, self.inference, self.metrics,
+            inference = InProcessInference(self.bus, self.metrics)
+        self.inference = inference
+        inference.start()
+        if isinstance(inference, ProcessInference):
+            await inference.ready()
+        self.registry = Registry(self.store, self.bus, inference, self.metrics,
                                  self.config.tables, cluster=self.cluster,
                                  games=self.config.games)
         recovered = await self.registry.recover()
+        self.chat = ChatDesk(self.store, self.config.chat)
         registry = self.registry
         self.guards = Guards(
             TableQuota(self.config.tables_per_address, lambda t: table_alive(registry, t)),
             BacklogGate(self.config.backlog_events_per_second, self.config.backlog_burst,
-                        self.config.backlog_ceiling))
+                        self.config.backlog_ceiling),
+            AddressBuckets(self.config.asks_per_address_per_second,
+                           self.config.asks_per_address_burst))
         self._lag_task = asyncio.create_task(watch_loop_lag(self.metrics), name="loop-lag")
         self._server = await serve(
             self._handle,
             self.config.host,
             self.config.port,
             process_request=wrap_process_request(
-                make_process_request(self.health, self.config.web_root), lambda: self.replays
+                make_process_request(self.health, self.config.web_root), lambda: self.replays,
+                lambda connection: refused_for_count(self.connection_guard, connection),
             ),
+            create_connection=guarded_connection(self.connection_guard),
             compression=None,
             max_size=self.config.hard_max_message,
             max_queue=64,
             ping_interval=self.config.ping_interval,
             ping_timeout=self.config.ping_timeout,
+            # the opening handshake includes process_request's HTTP routes (a replay's advice
+            # may take seconds of CPU): websockets' 10 s default closed them unanswered
+            open_timeout=HTTP_ROUTE_TIMEOUT,
             server_header="domino-oracle",
         )
         sockets = self._server.sockets
@@ -190,7 +248,8 @@ class DominoServer:
         key, created = server_key(self.config.db, self.config.store_key_file)
         try:
             store = AsyncEventStore.open(self.config.db, key=key, exclusive=True,
-                                         seal_unkeyed=created is not None)
+                                         seal_unkeyed=created is not None,
+                                         on_loss=_tell_store_lost)
         except BaseException:
             if created is not None:
                 created.unlink(missing_ok=True)
@@ -202,20 +261,20 @@ class DominoServer:
                 note="no --store-key-file: a rewrite of the database passes verify")
         return store
 
-    async def _join_cluster(self, mqtt: str) -> None:
+    async def _join_cluster(self, mqtt: str) -> RemoteInference:
         """Bus over MQTT, inference by the worker pool, tables by lease (server/cluster/)."""
         assert self.store is not None
-        config = self.config
+        config, store = self.config, self.store.store
         node = config.node or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(2)}"
         topics = Topics(config.topic_prefix, config.partitions)
-        self.cluster = await asyncio.to_thread(
+        cluster = self.cluster = await asyncio.to_thread(
             lambda: Cluster(mqtt=mqtt, db=str(config.db), node=node, topics=topics,
-                            store=self.store.store, lease_seconds=config.lease_seconds,
+                            store=store, lease_seconds=config.lease_seconds,
                             forward_timeout=config.forward_timeout, games=config.games))
-        await self.cluster.connect()
-        self.bus = self.cluster.bus
-        self.inference = RemoteInference(self.bus, self.cluster.link, topics, self.metrics,
-                                    config.belief_retry)
+        await cluster.connect()
+        self.bus = cluster.bus
+        return RemoteInference(self.bus, cluster.link, topics, self.metrics,
+                               config.belief_retry)
 
     async def _handle(self, ws: ServerConnection) -> None:
         if ws.request is not None and ws.request.path.partition("?")[0] == UPLOAD_PATH:
@@ -225,8 +284,12 @@ class DominoServer:
         config = self.config
         limits = Limits(config.max_message, config.rate_per_second, config.rate_burst,
                         outbox_bytes=config.outbox_bytes,
-                        tables_per_connection=config.tables_per_connection)
-        await Session(ws, self.registry, self.advice, self.metrics, limits, self.guards).run()
+                        tables_per_connection=config.tables_per_connection,
+                        send_timeout=config.send_timeout,
+                        attached_tables=config.attached_tables,
+                        asks_per_second=config.asks_per_second, asks_burst=config.asks_burst)
+        await Session(ws, self.registry, self.advice, self.metrics, limits, self.guards,
+                      chat=self.chat).run()
 
     async def create_table(self, **fields: Any) -> Table:
         """Create a table server-side (e.g. for `serve --open`)."""
@@ -237,6 +300,7 @@ class DominoServer:
         registry = self.registry
         tables = registry.tables.values() if registry else ()
         playing = sum(1 for t in tables if t.status == "playing")
+        abandoned = sum(1 for t in tables if t.status == "abandoned")
         store = self.store
         lost = store.store.lost if store else None
         return {
@@ -245,6 +309,7 @@ class DominoServer:
             "quarantined": dict(registry.quarantined) if registry else {},
             "tables": len(tables),
             "tables_playing": playing,
+            "tables_abandoned": abandoned,
             "connections": self.metrics.connections,
             "uptime": round(self.metrics.uptime(), 3),
             "loop_lag_ms": self.metrics.loop_lag.summary(),
@@ -257,6 +322,7 @@ class DominoServer:
             "commits": store.commits if store else 0,
             "rss_bytes": rss_bytes(),
             "cpu_seconds": round(time.process_time(), 3),
+            "stage_cpu_seconds": CLOCK.snapshot(),
             **(self.inference.health() if isinstance(self.inference, ProcessInference) else {}),
             **self._guard_health(),
             **({"cluster": self.cluster.health()} if self.cluster else {}),
@@ -267,7 +333,11 @@ class DominoServer:
         if guards is None:
             return {}
         return {"slow_readers_dropped": guards.slow_readers_dropped,
-                "catch_ups_refused": guards.backlogs.refused}
+                "slow_readers_by": dict(guards.slow_readers_by),
+                "asks_refused": guards.asks_refused,
+                **self.connection_guard.health(),
+                "catch_ups_refused": guards.backlogs.refused,
+                **(self.replays.gate.health() if self.replays else {})}
 
     async def stop(self) -> None:
         """Graceful: no new connections, tables drain their queued jobs, store flushes."""
@@ -304,6 +374,14 @@ class DominoServer:
             await self.store.aclose()
         strategy_processes.release()
         log("stopped")
+
+
+def _tell_store_lost(reason: str, rescued: str | None) -> None:
+    """The operator's one line when the store's files change (writes are refused from now:
+    `/healthz` says `ok: false` with `store_lost`)."""
+    log("store_lost", logging.ERROR, reason=reason,
+        rescued=rescued or "nothing to rescue: only the WAL of an intact database can be",
+        action="every write refused; stop the server, inspect the files, run verify, restart")
 
 
 EVENT_LOOPS = ("auto", "uvloop", "asyncio")

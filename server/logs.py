@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import TextIO
 
 LOGGER = logging.getLogger("domino.server")
 
@@ -15,23 +16,23 @@ def _value(value: object) -> str:
     return text
 
 
-def log(event: str, level: int = logging.INFO, **fields: object) -> None:
+def log(event: str, level: int = logging.INFO, /, **fields: object) -> None:
     if LOGGER.isEnabledFor(level):
         parts = [f"event={event}", *(f"{k}={_value(v)}" for k, v in fields.items())]
         LOGGER.log(level, " ".join(parts))
 
 
-class _CurrentStderr(logging.StreamHandler):  # type: ignore[type-arg]
+class _CurrentStderr(logging.StreamHandler[TextIO]):
     """Writes to whatever `sys.stderr` is when a line is logged, not to the one there was at
     `configure` time: a command run in-process (the tests' CLI runs, whose stderr is captured
     and then closed) must not leave later log lines writing to a closed file."""
 
-    @property  # type: ignore[override]
-    def stream(self) -> object:
+    @property
+    def stream(self) -> TextIO:
         return sys.stderr
 
     @stream.setter
-    def stream(self, _value: object) -> None:
+    def stream(self, _value: TextIO) -> None:
         pass
 
 

@@ -12,6 +12,10 @@ queue, which the writer task sends with websockets' own `send` (and its flow con
 order; every later frame queues behind it until the queue is empty again. So the bytes
 held per connection stay bounded as before: the transport's buffer up to the high-water
 mark (plus one frame), the queue up to `limit` bytes.
+
+Bytes alone do not cut a reader that stops reading when little is queued for it: a frame the
+writer task cannot hand to the socket within `send_timeout` seconds (the peer's window stays
+shut) calls `on_stall`, which cuts the connection off (server/session.py).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import asyncio
 import contextlib
 import struct
 from collections import deque
+from collections.abc import Callable
 
 from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
@@ -28,9 +33,12 @@ from websockets.protocol import State
 class Outbox:
     """Frames for one WebSocket connection, in order; `put` returns False past `limit`."""
 
-    def __init__(self, ws: ServerConnection, limit: int) -> None:
+    def __init__(self, ws: ServerConnection, limit: int, send_timeout: float | None = None,
+                 on_stall: Callable[[], None] | None = None) -> None:
         self.ws = ws
         self.limit = limit
+        self.send_timeout = send_timeout
+        self.on_stall = on_stall
         self.queued: deque[str] = deque()
         self.queued_bytes = 0
         """Bytes (characters: frames are mostly ASCII) queued, not yet written."""
@@ -103,7 +111,13 @@ class Outbox:
                 while self.queued:
                     frame = self.queued.popleft()
                     self.queued_bytes -= len(frame)
-                    await self.ws.send(frame)
+                    try:
+                        async with asyncio.timeout(self.send_timeout):
+                            await self.ws.send(frame)
+                    except TimeoutError:
+                        if self.on_stall is not None:
+                            self.on_stall()
+                        return
             finally:
                 self._busy = False
             if self._stopping:

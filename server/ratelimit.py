@@ -4,6 +4,7 @@ keep one client (or one address) from taking what every connection shares.
 - `TokenBucket`: bursts are fine, a flood gets `rate_limited`; big work (a long backlog)
   is charged by its size, so the connection repays it before its next message.
 - `TableQuota`: unfinished tables created per connection and per address (`limit_reached`).
+- `AddressBuckets`: a rate per IP address for what strangers may ask (replay computations).
 - `BacklogGate`: backlogs (`watch`/`resume` history) are folded and encoded on the event
   loop; the gate spreads them over time (a server-wide rate in events/s) and caps how many
   wait at once (`busy`), so 200 simultaneous resumes cannot stall the loop for seconds.
@@ -16,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from server.protocol import ProtocolError
+from protocol import ProtocolError
 
 
 @dataclass(slots=True)
@@ -58,6 +59,38 @@ class TokenBucket:
             self.tokens -= cost
             return 0.0
         return (cost - self.tokens) / self.rate
+
+
+class AddressBuckets:
+    """A token bucket per address, for what any stranger may ask (replay computations,
+    uploads). Bounded: past `max_addresses` the buckets that are full again are forgotten
+    (an address that has waited its bucket full loses nothing by it)."""
+
+    def __init__(self, rate: float, burst: float, max_addresses: int = 10_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.max_addresses = max_addresses
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def take(self, address: str, now: float | None = None) -> bool:
+        """One token from `address`'s bucket; False: over its rate."""
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) >= self.max_addresses:
+                self._forget_full(now)
+            bucket = self._buckets[address] = TokenBucket(self.rate, self.burst)
+        return bucket.take(now)
+
+    def _forget_full(self, now: float | None) -> None:
+        kept = {}
+        for address, bucket in self._buckets.items():
+            bucket.take(now, cost=0.0)  # brings its count up to now
+            if bucket.tokens < bucket.burst:
+                kept[address] = bucket
+        self._buckets = kept
+
+    def __len__(self) -> int:
+        return len(self._buckets)
 
 
 class TableQuota:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
@@ -19,14 +20,11 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from games.interface import RuleViolation
-from server.feeds.bus import Envelope, Unsubscribe
-from server.logs import log
-from server.metrics import Metrics
-from server.outbox import Outbox
-from server.protocol import (
+from protocol import (
     MAX_SAFE_INTEGER,
     Ack,
     Advise,
+    Chat,
     CreateTable,
     Draw,
     ErrorCode,
@@ -45,19 +43,25 @@ from server.protocol import (
     Resume,
     Resumed,
     TableCreated,
-    Tables,
     Variants,
     Watch,
     Watching,
     move_payload,
     parse_client,
 )
-from server.ratelimit import BacklogGate, TableQuota, TokenBucket
+from server.chat import ChatDesk, ChatMember
+from server.feeds.bus import Envelope, Unsubscribe
+from server.logs import log
+from server.metrics import Metrics
+from server.outbox import Outbox
+from server.ratelimit import AddressBuckets, BacklogGate, TableQuota, TokenBucket
+from server.stages import CLOCK
 from server.tables.advice import AdviceDesk, advice_offered
 from server.tables.interface import TableHandle
 from server.tables.odds import OddsDesk
 from server.tables.registry import Registry, settled
-from storage import StorageError
+from server.tables.seats import abandoned_error
+from storage import StorageError, StoreGone
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,15 @@ class Limits:
     """Unfinished tables one connection may have created."""
     backlog_events_per_token: int = 20
     """A `watch`/`resume` backlog costs one rate token per this many events."""
+    send_timeout: float | None = 10.0
+    """Seconds a queued frame may wait for the socket to take it before the connection is
+    cut off (a reader that stopped reading, however little is queued for it)."""
+    attached_tables: int = 64
+    """Tables one connection may be attached to at once (joined, resumed or watched)."""
+    asks_per_second: float = 2.0
+    asks_burst: float = 10.0
+    """`advise` and `odds` requests of one connection: each folds the table's log on the
+    event loop before anything else is decided, so they have their own, slower bucket."""
 
 
 @dataclass
@@ -82,7 +95,12 @@ class Guards:
 
     tables: TableQuota
     backlogs: BacklogGate
+    asks: AddressBuckets = field(default_factory=lambda: AddressBuckets(10.0, 40.0))
+    """`advise`/`odds` per address (every connection of it together)."""
+    asks_refused: int = 0
     slow_readers_dropped: int = 0
+    slow_readers_by: Counter[str] = field(default_factory=Counter)
+    """Readers cut off by what: "bytes" (outbox_bytes queued) or "time" (send_timeout)."""
 
 
 def _peer(ws: ServerConnection) -> str:
@@ -94,6 +112,10 @@ def _peer(ws: ServerConnection) -> str:
 class _Attachment:
     audience: str
     detach: Unsubscribe
+
+
+RULE_CODES: tuple[ErrorCode, ...] = ("not_your_turn", "illegal_move", "wrong_phase")
+"""A rule violation's codes the protocol names; any other is sent as `illegal_move`."""
 
 
 def _error(command_id: Any, code: ErrorCode, message: str) -> str:
@@ -131,23 +153,28 @@ class Session:
     """One connection; it is given the tables, the counters and the limits it uses."""
 
     def __init__(self, ws: ServerConnection, registry: Registry, advice: AdviceDesk,
-                 metrics: Metrics, limits: Limits, guards: Guards | None = None) -> None:
+                 metrics: Metrics, limits: Limits, guards: Guards | None = None, *,
+                 chat: ChatDesk | None = None) -> None:
         self.ws = ws
         self.registry = registry
         self.advice = advice
-        self.odds = OddsDesk()
+        self.odds = OddsDesk(registry.games)
         """`odds` requests of this connection (server/tables/odds.py)."""
         self.metrics = metrics
         self.limits = limits
         self.guards = guards or default_guards(registry)
         self.peer = _peer(ws)
-        self.outbox = Outbox(ws, limits.outbox_bytes)
+        self.outbox = Outbox(ws, limits.outbox_bytes, limits.send_timeout,
+                             lambda: self._cut_off("time"))
         """Written at once while the socket takes them, else queued (server/outbox.py)."""
         self.bucket = TokenBucket(limits.rate_per_second, limits.rate_burst)
+        self.asks = TokenBucket(limits.asks_per_second, limits.asks_burst)
         self.attachments: dict[str, _Attachment] = {}
         self.created: set[str] = set()
         """Tables this connection created (pruned to the unfinished ones when it creates)."""
         self.closed = False
+        self.chat = ChatMember(chat or ChatDesk(registry.store), self.peer, self.send)
+        """What this connection says at its tables, and hears (server/chat.py)."""
 
     # -- sending -------------------------------------------------------------------------
 
@@ -155,19 +182,22 @@ class Session:
         if self.closed:
             return
         if not self.outbox.put(frame):
-            self._cut_off()
+            self._cut_off("bytes")
 
     @property
     def queued_bytes(self) -> int:
         """Bytes (characters: frames are mostly ASCII) in the outbox, not yet written."""
         return self.outbox.queued_bytes
 
-    def _cut_off(self) -> None:
-        """A reader that fell `outbox_bytes` behind: free what is queued, stop its feeds and
-        its commands, and close the socket now (not after a close handshake it will not
-        read)."""
-        log("slow_reader_dropped", peer=self.peer, queued_bytes=self.queued_bytes)
+    def _cut_off(self, why: str) -> None:
+        """A reader that fell `outbox_bytes` behind, or whose socket took nothing for
+        `send_timeout` seconds: free what is queued, stop its feeds and its commands, and
+        close the socket now (not after a close handshake it will not read)."""
+        if self.closed:
+            return
+        log("slow_reader_dropped", peer=self.peer, queued_bytes=self.queued_bytes, why=why)
         self.guards.slow_readers_dropped += 1
+        self.guards.slow_readers_by[why] += 1
         self.closed = True
         self.outbox.drop()
         for table_id in list(self.attachments):
@@ -208,29 +238,38 @@ class Session:
         """Answer one frame; every failure becomes a typed error, never a crash."""
         if self.closed:
             return
-        if _too_large(text, self.limits.max_message):
-            self.send(_error(None, "too_large", f"messages are limited to "
-                                                f"{self.limits.max_message} bytes"))
-            return
-        if not self.bucket.take():
-            self.send(_error(_guess_id(text), "rate_limited", "slow down: too many messages"))
-            return
+        CLOCK.enter("parse")
         try:
-            message = parse_client(text)
-        except ValidationError as error:
-            self.send(_error(_guess_id(text), "bad_request", _explain(error)))
-            return
+            if _too_large(text, self.limits.max_message):
+                self.send(_error(None, "too_large", f"messages are limited to "
+                                                    f"{self.limits.max_message} bytes"))
+                return
+            if not self.bucket.take():
+                self.send(_error(_guess_id(text), "rate_limited",
+                                 "slow down: too many messages"))
+                return
+            try:
+                message = parse_client(text)
+            except ValidationError as error:
+                self.send(_error(_guess_id(text), "bad_request", _explain(error)))
+                return
+        finally:
+            CLOCK.leave()
         try:
             await self.dispatch(message)
         except ProtocolError as error:
             self.send(_error(message.id, error.code, error.message))
         except RuleViolation as error:
-            code = error.code if error.code in ("not_your_turn", "illegal_move", "wrong_phase") \
-                else "illegal_move"
-            self.send(_error(message.id, code, error.message))  # type: ignore[arg-type]
+            code = error.code if error.code in RULE_CODES else "illegal_move"
+            self.send(_error(message.id, code, error.message))
         except ConnectionClosed:
             raise
-        except StorageError as error:  # the store refuses writes (file gone, no key)
+        except StoreGone as error:  # refused before or (its files changed) just after a commit
+            log("store_refused", type=message.type, error=str(error)[:200])
+            self.send(_error(message.id, "unavailable", "the event store stopped accepting "
+                             "writes: this may not have been stored; retry it with the same "
+                             "id once the server is back"))
+        except StorageError as error:  # the store refuses writes (no key)
             log("store_refused", type=message.type, error=str(error)[:200])
             self.send(_error(message.id, "unavailable", "the event store is not accepting "
                                                         "writes; nothing was done"))
@@ -248,8 +287,7 @@ class Session:
             quota.add(self.peer, table.table_id)
             self.send(TableCreated(id=message.id, table_id=table.table_id).model_dump_json())
         elif isinstance(message, ListTables):
-            listing, more = await registry.listing_page(message.after, message.limit)
-            self.send(Tables(id=message.id, tables=listing, next=more).model_dump_json())
+            self.send(await registry.listing_reply(message.id, message.after, message.limit))
         elif isinstance(message, ListVariants):
             self.send(Variants(id=message.id, variants=registry.variant_listing()
                                ).model_dump_json())
@@ -267,13 +305,40 @@ class Session:
             self._detach(message.table_id)
             self.send(Left(id=message.id, table_id=message.table_id).model_dump_json())
         elif isinstance(message, Advise):  # answered later, by a task (server/tables/advice.py)
+            self._may_ask()
             attachment = self.attachments.get(message.table_id)
             await self.advice.start(attachment.audience if attachment else None, self.send,
                                     message, await registry.find(message.table_id))
         elif isinstance(message, Odds):  # answered later, by a task (server/tables/odds.py)
+            self._may_ask()
             attachment = self.attachments.get(message.table_id)
             await self.odds.start(attachment.audience if attachment else None, self.send,
                                   message, await registry.find(message.table_id))
+        elif isinstance(message, Chat):
+            await self.chat.say(message)
+
+    def _may_ask(self) -> None:
+        """An `advise` or `odds` within the connection's and its address's pace, checked
+        before the table's log is read or folded; `rate_limited` otherwise."""
+        if not self.asks.take() or not self.guards.asks.take(self.peer):
+            self.guards.asks_refused += 1
+            raise ProtocolError("rate_limited", "too many advice and odds requests from "
+                                                "this connection or address: wait a moment")
+
+    def _room_for(self, table_id: str) -> None:
+        """Refuse (`limit_reached`) a new attachment past `attached_tables` tables in play,
+        before a seat is claimed or a backlog read. A finished or retired table does not
+        count (a client playing rematch after rematch on one connection never leaves)."""
+        if table_id in self.attachments or len(self.attachments) < self.limits.attached_tables:
+            return
+        registry = self.registry
+        remote = registry.cluster.remote if registry.cluster is not None else {}
+        following = sum(1 for t in self.attachments
+                        if table_alive(registry, t) or t in remote)
+        if following >= self.limits.attached_tables:
+            raise ProtocolError("limit_reached", f"this connection follows {following} "
+                                f"tables in play (limit {self.limits.attached_tables}); "
+                                "leave one first")
 
     # -- commands ------------------------------------------------------------------------
 
@@ -308,8 +373,10 @@ class Session:
             return
         self.attachments[table.table_id] = _Attachment(audience, detach)
         self.registry.presence(table.table_id, audience, +1)
+        await self.chat.enter(table.table_id, audience)  # the table's latest chat lines
 
     def _detach(self, table_id: str) -> None:
+        self.chat.leave(table_id)
         attachment = self.attachments.pop(table_id, None)
         if attachment is None:
             return
@@ -317,6 +384,7 @@ class Session:
         self.registry.presence(table_id, attachment.audience, -1)
 
     async def _join(self, message: Join, table: TableHandle) -> None:
+        self._room_for(table.table_id)
         token, last_seq = await table.join_seat(message.seat, message.name)
         await settled(table)
         advice = await advice_offered(table)
@@ -325,15 +393,19 @@ class Session:
             last_seq=last_seq, advice=advice), paced=False)
 
     async def _resume(self, message: Resume, table: TableHandle) -> None:
+        self._room_for(table.table_id)
         seat = await table.find_seat(message.token)
         if seat is None:
             raise ProtocolError("unauthorized", "that token holds no seat at this table")
+        if getattr(table, "abandoned", False):  # stopped unfinished: watch its replay
+            raise abandoned_error(int(getattr(table, "last_seq", 0)))
         advice = await advice_offered(table)
         await self._attach(table, seat, message.after_seq, lambda after, last: Resumed(
             id=message.id, table_id=table.table_id, seat=seat, after_seq=after, last_seq=last,
             advice=advice, finished=table.finished))
 
     async def _watch(self, message: Watch, table: TableHandle) -> None:
+        self._room_for(table.table_id)
         await self._attach(table, "spectator", message.after_seq, lambda after, last: Watching(
             id=message.id, table_id=table.table_id, after_seq=after, last_seq=last,
             finished=table.finished))
@@ -343,7 +415,11 @@ class Session:
         if attachment is None or attachment.audience == "spectator":
             raise ProtocolError("unauthorized", "join or resume a seat at this table first")
         seq = await table.move(attachment.audience, move_payload(message), message.id)
-        self.send(Ack(id=message.id, seq=seq).model_dump_json())
+        CLOCK.enter("fanout")
+        try:
+            self.send(Ack(id=message.id, seq=seq).model_dump_json())
+        finally:
+            CLOCK.leave()
 
 
 def default_guards(registry: Registry) -> Guards:

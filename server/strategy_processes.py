@@ -1,17 +1,21 @@
-"""Worker processes for the strategy's heavy work: pimc bot decisions and move advice.
+"""Worker processes for the games' heavy work: pooled bots' decisions, move advice and the
+behaviour models' odds.
 
-PIMC solves dozens of deals with a pure-Python alpha-beta for up to ~0.6-0.8 s. In the
+A game declares which of its bots think for long (`Capabilities.pooled_bots`, e.g. a bot that
+solves dozens of deals with a pure-Python alpha-beta for up to ~0.6-0.8 s), its advisor and
+its behaviour models (games.interface.Capabilities). In the
 server's process that would hold the GIL and stall the event loop (every table, every socket),
-so it runs here instead: two small `ProcessPoolExecutor`s shared by the whole process, one for
-bots (and replay advice) and one for live advice, so a person asking for advice never queues
-behind bots thinking at other tables. The workers are niced, so under CPU pressure the server
+so it runs here instead: small `ProcessPoolExecutor`s shared by the whole process, one for
+bots, one for live advice, so a person asking for advice never queues behind bots thinking
+at other tables, and one for replays' advice and odds, which anyone may ask for and which
+must never take a live table's worker. The workers are niced, so under CPU pressure the server
 itself (moves, commits, beliefs) goes first; the strategy's budgets are wall-clock, so a
 starved worker answers on time with fewer deals.
 
 What crosses the process boundary is plain data: the seat's own events as JSON-able dicts
-(already redacted for that seat), a seed and, for advice, the game's advisor object (a small
-picklable object, games.advice); back comes a move or the advisor's JSON payload.
-Workers come from a forkserver with the strategy modules preloaded (no fork of the server's
+(already redacted for that seat), a seed and the game's own small picklable object (the bot,
+the advisor, the behaviour model); back comes a move as its wire payload, or a JSON payload.
+Workers come from a forkserver with every registered game preloaded (no fork of the server's
 threads, no re-import per worker). The pools start lazily, on the first table that needs them.
 """
 
@@ -29,28 +33,23 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from games.advice import UNIFORM, Advisor, advise_under, advisor_of
+from games.advice import UNIFORM, Advisor, advise_under
+from games.behaviour import BehaviourModel
 from server.logs import log
 
 T = TypeVar("T")
 
-STRATEGY_GAMES = frozenset({"dominoes"})
-"""The games strategy/ plays: its bots seat their tables, its advisor ranks their moves (live
-tables and replays alike). Other games seat their own bots and advise through their own
-`advisor()` (games.advice), if they have one."""
-
 BOT_WORKERS = int(os.environ.get("DOMINO_BOT_WORKERS", "0")) or max(1, min(4, os.cpu_count() or 1))
-"""Processes for pimc decisions (and replay advice)."""
+"""Processes for pooled bots' decisions."""
 ADVICE_WORKERS = int(os.environ.get("DOMINO_ADVICE_WORKERS", "0")) or 2
 """Processes for live advice: up to this many answered at once, within their budget."""
+REPLAY_WORKERS = int(os.environ.get("DOMINO_REPLAY_WORKERS", "0")) or 1
+"""Processes for replay advice and odds: strangers' work, kept off the live pools."""
 BOT_NICE = 10
 ADVICE_NICE = 5
-PRELOAD = ["strategy.advisor", "strategy.bots", "strategy.dominoes_advisor",
-           "games.dominoes.events", "games.dominoes.audience", "games.texas42.advisor"]
-
-PIMC_SECONDS = 0.6
-"""pimc's (and pimc-behaviour's) time per decision at a table."""
-PIMC_SAMPLES = 24
+REPLAY_NICE = 15
+PRELOAD = ["games.registry"]
+"""Every registered game, with its bots, advisors and models (what the jobs unpickle)."""
 
 
 # -- what runs in the worker processes (module-level: picklable by name) ----------------------
@@ -61,32 +60,25 @@ def _init_worker(nice: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(nice)
-    import strategy.advisor  # noqa: F401  (warm: imported before the first job)
+    import games.registry  # noqa: F401  (warm: imported before the first job)
 
 
 def _warm() -> int:
     return os.getpid()
 
 
-POOLED_BOTS = frozenset({"pimc", "pimc-behaviour"})
-"""The dominoes bots whose decisions run here (pimc, and pimc on the behaviour posterior)."""
+def bot_move_job(bot: Any, events: list[dict[str, Any]], seat: str,
+                 seed: int) -> dict[str, Any] | None:
+    """A pooled bot's move for `seat` from its own events (games.interface.Capabilities
+    .pooled_bots): the move as the game's wire payload, or None (no move)."""
+    move: dict[str, Any] | None = bot.choose_wire(events, seat, seed)
+    return move
 
 
-def pimc_move_job(events: list[dict[str, Any]], seat: str, seed: int, seconds: float,
-                  samples: int, bot_name: str = "pimc") -> dict[str, Any] | None:
-    """The move of the pimc-like bot `bot_name` for `seat` from its own events: {tile,
-    end}, or None (no move)."""
-    from games.dominoes.events import parse_event
-    from strategy.bots import NoMoveError, make_bot
-
-    if bot_name not in POOLED_BOTS:
-        raise ValueError(f"{bot_name!r} does not think in the pool")
-    bot = make_bot(bot_name, seed, samples=samples, seconds=seconds)
-    try:
-        move = bot.choose_move([parse_event(e) for e in events], seat)  # type: ignore[arg-type]
-    except NoMoveError:
-        return None
-    return {"tile": str(move.tile), "end": move.end}
+def odds_job(model: BehaviourModel, events: list[dict[str, Any]], observer: str,
+             seed: int) -> dict[str, Any]:
+    """A behaviour model's odds for `observer` from its own events (games.behaviour)."""
+    return model.odds(events, observer, seed)
 
 
 def game_advice_job(advisor: Any, events: list[dict[str, Any]], seat: str, seed: int,
@@ -101,12 +93,12 @@ def game_advice_job(advisor: Any, events: list[dict[str, Any]], seat: str, seed:
 
 class PoolBusy(Exception):
     """No worker could be had in time, or the asker already holds its share: the caller
-    degrades (a pimc bot plays greedy; advice answers `busy`)."""
+    degrades (a pooled bot's game plays its fallback bot; advice answers `busy`)."""
 
 
 class Admission:
-    """Who may use a pool's workers now, so that 30 tables of pimc bots or 40 seats asking
-    for advice cannot starve another table (29 s for a pimc move; advice failing 6 of 6).
+    """Who may use a pool's workers now, so that 30 tables of pooled bots or 40 seats asking
+    for advice cannot starve another table (29 s for a pooled move; advice failing 6 of 6).
 
     At most `slots` jobs run at once (one per worker: the executor never queues); the rest
     wait first come, first served; each owner (a table, a connection) may hold at most
@@ -248,17 +240,19 @@ class _Pool:
         return self._executor is not None
 
 
-PIMC_WAIT = 1.0
-"""Seconds a pimc bot waits for a worker before it plays its greedy move instead."""
+POOLED_WAIT = 1.0
+"""Seconds a pooled bot waits for a worker before its game's fallback bot moves instead."""
 ADVICE_WAIT = 2.0
 """Seconds an `advise` waits for a worker before it is answered `busy`."""
 BOTS_PER_OWNER = 2
-"""pimc decisions one table may have running or waiting (a replay's advice: one per match)."""
+"""Pooled decisions one table may have running or waiting."""
 ADVICE_PER_OWNER = 1
 """Advice requests one table, and one connection, may have running or waiting."""
 
 BOTS = _Pool("bots", BOT_WORKERS, BOT_NICE, BOTS_PER_OWNER)
 ADVICE = _Pool("advice", ADVICE_WORKERS, ADVICE_NICE, ADVICE_PER_OWNER)
+REPLAYS = _Pool("replays", REPLAY_WORKERS, REPLAY_NICE, 1)
+"""Replay advice and odds (server/replay/gate.py admits them), niced below the bots."""
 _users = 0
 
 
@@ -281,25 +275,16 @@ def release() -> None:
     if _users == 0:
         BOTS.shutdown()
         ADVICE.shutdown()
+        REPLAYS.shutdown()
 
 
-async def pimc_move(events: list[dict[str, Any]], seat: str, seed: int,
-                    seconds: float = PIMC_SECONDS, samples: int = PIMC_SAMPLES, *,
-                    owners: Iterable[str] = (), wait: float | None = None,
-                    bot: str = "pimc") -> dict[str, Any] | None:
-    """The move of `bot` (pimc or pimc-behaviour) in a worker; PoolBusy if `owners` hold
-    their share or none is free within `wait` seconds (PIMC_WAIT)."""
-    async with BOTS.admitted(owners, PIMC_WAIT if wait is None else wait):
-        return await BOTS.run(pimc_move_job, events, seat, seed, seconds, samples, bot)
-
-
-def advisor_for(game: object) -> Advisor | None:
-    """The advisor of `game`: strategy's for dominoes, else the game's own `advisor()`."""
-    if getattr(game, "name", None) in STRATEGY_GAMES:
-        from strategy.dominoes_advisor import DominoesAdvisor
-
-        return DominoesAdvisor()
-    return advisor_of(game)
+async def pooled_move(bot: Any, events: list[dict[str, Any]], seat: str, seed: int, *,
+                      owners: Iterable[str] = (), wait: float | None = None
+                      ) -> dict[str, Any] | None:
+    """A pooled bot's move in a worker (its wire payload, or None); PoolBusy if `owners` hold
+    their share or none is free within `wait` seconds (POOLED_WAIT)."""
+    async with BOTS.admitted(owners, POOLED_WAIT if wait is None else wait):
+        return await BOTS.run(bot_move_job, bot, events, seat, seed)
 
 
 async def game_advice(advisor: Advisor, events: list[dict[str, Any]], seat: str, seed: int,

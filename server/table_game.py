@@ -1,5 +1,5 @@
 """What a table needs of its game: the registered game, its variant's seats and audiences, and
-the table options it was created with (which may decide the seats: Clue's `players`).
+the table options it was created with (which may decide the seats, e.g. a number of players).
 
 Resolved once from the table's variant name through the server's game registry
 (`ServerConfig.games`, every registered game by default), so the table, fan-out, belief
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from archive.tables import TableConfig
 from games.interface import (
     SPECTATOR,
     Game,
@@ -23,7 +24,7 @@ from games.interface import (
     table_seats,
 )
 from games.registry import GAMES, Registry
-from server.protocol import ProtocolError
+from protocol import ProtocolError
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,21 @@ class TableGame:
         except OptionError as error:
             raise ProtocolError("bad_option", error.message) from None
 
+    @classmethod
+    def of_config(cls, config: TableConfig, registry: Registry = GAMES) -> TableGame:
+        """A stored table's game: its options, over the fields an old record carried in their
+        stead (`config.legacy`) where the variant declares an option of that name."""
+        options = dict(config.options)
+        if config.legacy:
+            try:
+                info = registry.variant(config.variant)
+            except UnknownGame:
+                info = None
+            if info is not None:
+                options = {**{k: v for k, v in config.legacy.items()
+                              if info.option(k) is not None}, **options}
+        return cls.of(config.variant, registry, options)
+
     @property
     def name(self) -> str:
         return self.game.name
@@ -63,6 +79,12 @@ class TableGame:
         """Every audience that gets its own feed and belief: each seat, then the public."""
         return (*self.seats, SPECTATOR)
 
-    def options(self, target: int, scoring: str) -> Mapping[str, Any]:
-        """The table options a match starts with: the fixed fields and the declared ones."""
-        return {"target": target, "scoring": scoring, **self.chosen}
+    def offered_moves(self, state: Any, seat: Seat) -> list[dict[str, Any]]:
+        """`seat`'s legal moves in `state` as wire payloads (`command_to_wire`): what the
+        seat's feed offers, each sendable back verbatim as a `move`."""
+        game = self.game
+        return [game.command_to_wire(command) for command in game.legal_moves(state, seat)]
+
+    def options(self) -> Mapping[str, Any]:
+        """The table options a match starts with: the declared ones, as the table has them."""
+        return dict(self.chosen)

@@ -6,8 +6,14 @@ It knows nothing of dominoes: an event is a JSON object with a "type"; the store
 from storage.aio import AsyncEventStore
 from storage.chain import GENESIS_HASH, canonical_json, link_hash
 from storage.engine import store_url
-from storage.errors import ConcurrencyConflict, InvalidEvent, StorageError, StoreClosed
-from storage.guard import StoreGone, StoreLocked
+from storage.errors import (
+    ConcurrencyConflict,
+    InvalidEvent,
+    StorageError,
+    StoreClosed,
+    StoreGone,
+    StoreLocked,
+)
 from storage.keys import StoreKeyError
 from storage.records import ChainReport, StoredEvent, StreamInfo
 from storage.store import AppendRequest, AppendResult, EventStore, server_key

@@ -13,6 +13,10 @@ other callers' still commit. Reads run on the default thread pool.
 
 Cancelling an `await append()` does not withdraw the append: once queued it is committed
 (or refused) like any other, the caller just stops waiting for the answer.
+
+While no append comes, the writer checks the store's files every `watch_interval` seconds
+(storage/file_watch.py), so a deleted WAL is noticed, and its pages saved, even on a quiet
+server.
 """
 
 from __future__ import annotations
@@ -61,9 +65,11 @@ class AsyncEventStore:
     """Async facade over an EventStore; `open(url)` creates and owns one, `aclose()` closes it."""
 
     def __init__(
-        self, store: EventStore, *, max_batch_events: int = 5000, own_store: bool = False
+        self, store: EventStore, *, max_batch_events: int = 5000, own_store: bool = False,
+        watch_interval: float = 1.0,
     ) -> None:
         self._store = store
+        self._watch_interval = watch_interval
         self._own_store = own_store
         self._max_batch_events = max_batch_events
         self._queue: queue.SimpleQueue[list[_Request] | object] = queue.SimpleQueue()
@@ -79,10 +85,11 @@ class AsyncEventStore:
 
     @classmethod
     def open(cls, url: str | Path, *, max_batch_events: int = 5000,
-             **store_options: Any) -> AsyncEventStore:
-        """Open (and own) an EventStore; `store_options` go to it (key, exclusive, ...)."""
+             watch_interval: float = 1.0, **store_options: Any) -> AsyncEventStore:
+        """Open (and own) an EventStore; `store_options` go to it (key, exclusive,
+        on_loss, ...)."""
         return cls(EventStore(url, **store_options), max_batch_events=max_batch_events,
-                   own_store=True)
+                   own_store=True, watch_interval=watch_interval)
 
     @property
     def store(self) -> EventStore:
@@ -182,7 +189,11 @@ class AsyncEventStore:
     def _run(self) -> None:
         stopping = False
         while not stopping:
-            first = self._queue.get()
+            try:
+                first = self._queue.get(timeout=self._watch_interval)
+            except queue.Empty:
+                self._store.check_files()
+                continue
             if first is _STOP:
                 break
             assert isinstance(first, list)

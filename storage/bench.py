@@ -12,10 +12,11 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from storage import bench_raw
 from storage.aio import AsyncEventStore
 from storage.store import EventStore
 
@@ -57,12 +58,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--concurrency", type=int, default=500, help="concurrent streams in the async run"
     )
+    parser.add_argument(
+        "--rounds", type=int, default=3,
+        help="rounds of the store against raw sqlite3/psycopg, alternated (0: skip them)"
+    )
+    parser.add_argument(
+        "--compare-only", action="store_true",
+        help="only the store against the raw driver (not the table of modes)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     total = max(1, args.events)
     single = args.single or min(total, 2000)
     rows: list[Row] = []
+    pairs: list[bench_raw.Pair] = []
     with tempfile.TemporaryDirectory(prefix="store-bench-", dir=args.db_dir) as tmp:
         counter = iter(range(1_000_000))
 
@@ -70,16 +80,30 @@ def run(args: argparse.Namespace) -> int:
         def sqlite() -> Iterator[str]:
             yield str(Path(tmp) / f"bench-{next(counter)}.db")
 
-        rows += _suite("SQLite", sqlite, total, single, args.concurrency)
+        workloads = [bench_raw.single(single), bench_raw.grouped(total)]
+        if not args.compare_only:
+            rows += _suite("SQLite", sqlite, total, single, args.concurrency)
+        if args.rounds > 0:
+            pairs += bench_raw.compare("SQLite", sqlite, workloads, args.rounds)
     if args.pg:
         problem = _pg_problem(args.pg)
         if problem is None:
-            rows += _suite(
-                "PostgreSQL", lambda: _pg_schema(args.pg), total, single, args.concurrency
-            )
+            if not args.compare_only:
+                rows += _suite(
+                    "PostgreSQL", lambda: _pg_schema(args.pg), total, single, args.concurrency
+                )
+            if args.rounds > 0:
+                pairs += bench_raw.compare("PostgreSQL", lambda: _pg_schema(args.pg),
+                                           workloads, args.rounds)
         else:
             rows += [Row("PostgreSQL", mode, note=f"unavailable ({problem})") for mode in _MODES]
-    _print(rows)
+    if rows:
+        _print(rows)
+    if pairs:
+        print()
+        print(f"The store against the raw driver, the same rows (sealed heads), "
+              f"{args.rounds} rounds alternated:")
+        bench_raw.print_pairs(pairs)
     return 0
 
 
@@ -93,7 +117,8 @@ _MODES = [
 
 
 def _suite(
-    backend: str, place: Callable[[], object], total: int, single: int, concurrency: int
+    backend: str, place: Callable[[], AbstractContextManager[str]], total: int, single: int,
+    concurrency: int
 ) -> list[Row]:
     runs = [
         lambda url: _single(url, single),
@@ -104,7 +129,7 @@ def _suite(
     ]
     rows = []
     for mode, bench in zip(_MODES, runs, strict=True):
-        with place() as url:  # type: ignore[attr-defined]
+        with place() as url:
             events, commits, seconds, note = bench(url)
         rows.append(Row(backend, mode, events, commits, seconds, note))
     return rows

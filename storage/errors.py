@@ -39,3 +39,12 @@ class InvalidEvent(StorageError, ValueError):
 
 class StoreClosed(StorageError):
     """The store (or its async wrapper) was closed; no more appends are accepted."""
+
+
+class StoreLocked(StorageError):
+    """Another process (or another store in this one) holds the database file's writer lock."""
+
+
+class StoreGone(StorageError):
+    """A file of the store (the database, its WAL or shm) was deleted, replaced or shrunk
+    while the store was open: nothing more is acknowledged."""

@@ -31,6 +31,10 @@ class StoreKeyError(StorageError):
     """The store's key is missing, unreadable, or not this store's."""
 
 
+class UnsealedStore(StoreKeyError):
+    """A key is given for a store with streams and no seal (stripped, or never sealed)."""
+
+
 def key_file_for(db_path: Path) -> Path:
     """The default key file of a SQLite store: beside it, `<db>.key`."""
     return db_path.with_name(db_path.name + ".key")
@@ -64,4 +68,4 @@ def key_id(key: bytes) -> str:
 
 def head_mac(key: bytes, stream: str, last_seq: int, last_hash: str) -> str:
     message = f"{stream}\n{last_seq}\n{last_hash}".encode()
-    return hmac.new(key, message, hashlib.sha256).hexdigest()
+    return hmac.digest(key, message, "sha256").hex()  # one C call: a third of hmac.new's

@@ -13,13 +13,14 @@ from storage.chain import GENESIS_HASH, link_hash
 from storage.errors import ConcurrencyConflict
 from storage.keys import head_mac
 from storage.prepare import PreparedAppend
-from storage.records import StoredEvent
+from storage.records import StoredEvent, stored_event
 
 UnitResult = list[list[StoredEvent]] | ConcurrencyConflict
 """A unit's outcome: every append's events (in order), or the conflict that refused them all."""
 
-EventRow = tuple[str, int, str, str, str, str]
-"""An events row without its time: (stream, seq, type, payload text, prev_hash, hash)."""
+EventRow = tuple[str, int, str, str, object, str, str]
+"""An events row in the table's column order: (stream, seq, type, payload text, the commit's
+time as the writer binds it, prev_hash, hash)."""
 
 
 @dataclass(slots=True)
@@ -43,19 +44,33 @@ class Plan:
 
 
 def plan_units(units: Sequence[Sequence[PreparedAppend]], heads: dict[str, Head],
-               now: datetime) -> Plan:
+               now: datetime, stamp: object = None) -> Plan:
     """Check every unit against the (locked) heads and chain its events.
 
     A unit that conflicts is undone before the next one is looked at: its rows are dropped
     and its heads restored, so nothing of it reaches the database. `heads` is updated.
+    `stamp` is `now` as the writer binds it, put in each row (the raw writer's text).
     """
     plan = Plan()
     rows = plan.rows
+    results = plan.results
     for unit in units:
-        # what to restore if the unit fails part-way (a lone append fails before any change)
-        before = {} if len(unit) == 1 else {
-            a.stream: (h if (h := heads.get(a.stream)) is None else replace(h)) for a in unit
-        }
+        if len(unit) == 1:  # most units: one append, which fails before it changes anything
+            append = unit[0]
+            head = heads.get(append.stream)
+            if head is None:
+                head = Head(0, GENESIS_HASH, 0, exists=False)
+            if head.last_seq != append.expected_seq:
+                results.append(ConcurrencyConflict(append.stream, append.expected_seq,
+                                                   head.last_seq))
+                continue
+            stored = _chain(append, head, now, stamp, rows)
+            heads[append.stream] = head
+            results.append([stored])
+            continue
+        # what to restore if the unit fails part-way
+        before = {a.stream: (h if (h := heads.get(a.stream)) is None else replace(h))
+                  for a in unit}
         mark = len(rows)
         written: list[list[StoredEvent]] = []
         conflict: ConcurrencyConflict | None = None
@@ -64,12 +79,10 @@ def plan_units(units: Sequence[Sequence[PreparedAppend]], heads: dict[str, Head]
             if head.last_seq != append.expected_seq:
                 conflict = ConcurrencyConflict(append.stream, append.expected_seq, head.last_seq)
                 break
-            stored = _chain(append, head.last_hash, now, rows)
-            head.last_seq, head.last_hash = stored[-1].seq, stored[-1].hash
+            written.append(_chain(append, head, now, stamp, rows))
             heads[append.stream] = head
-            written.append(stored)
         if conflict is None:
-            plan.results.append(written)
+            results.append(written)
             continue
         del rows[mark:]
         for stream, head_before in before.items():
@@ -77,7 +90,7 @@ def plan_units(units: Sequence[Sequence[PreparedAppend]], heads: dict[str, Head]
                 heads.pop(stream, None)
             else:
                 heads[stream] = head_before
-        plan.results.append(conflict)
+        results.append(conflict)
     for stream, head in heads.items():
         if head.last_seq != head.db_seq:
             (plan.moved if head.exists else plan.new).append((stream, head))
@@ -89,15 +102,18 @@ def seal(key: bytes | None, stream: str, head: Head) -> str | None:
     return None if key is None else head_mac(key, stream, head.last_seq, head.last_hash)
 
 
-def _chain(append: PreparedAppend, prev_hash: str, now: datetime,
+def _chain(append: PreparedAppend, head: Head, now: datetime, stamp: object,
            rows: list[EventRow]) -> list[StoredEvent]:
-    """Hash-link the append's events after `prev_hash`; add their rows to `rows`."""
+    """Hash-link the append's events after the head, add their rows to `rows`, and move the
+    head to the last of them."""
     stored = []
     stream = append.stream
+    prev_hash = head.last_hash
     for event in append.events:
         digest = link_hash(prev_hash, event.text)
-        stored.append(StoredEvent(stream, event.seq, event.type, event.payload, now, digest,
-                                  prev_hash))
-        rows.append((stream, event.seq, event.type, event.text, prev_hash, digest))
+        stored.append(stored_event(stream, event.seq, event.type, event.payload, now, digest,
+                                   prev_hash))
+        rows.append((stream, event.seq, event.type, event.text, stamp, prev_hash, digest))
         prev_hash = digest
+    head.last_seq, head.last_hash = append.events[-1].seq, prev_hash
     return stored

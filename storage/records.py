@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
+from storage.frozen import maker
+
 ChainProblem = Literal["gap", "prev_hash", "hash", "payload", "head", "seal"]
 
 
@@ -23,6 +25,10 @@ class StoredEvent:
     recorded_at: datetime
     hash: str
     prev_hash: str
+
+
+stored_event = maker(StoredEvent)
+"""StoredEvent(...) at about half the cost (storage/frozen.py): one per event written."""
 
 
 @dataclass(frozen=True, slots=True)

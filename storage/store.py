@@ -11,9 +11,11 @@ for writes that must not be split, such as a table's move and its command-id rec
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -23,11 +25,13 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
 from storage.engine import make_engine, store_url, write_transaction
-from storage.errors import ConcurrencyConflict, StoreClosed
-from storage.guard import FileIdentity, WriterLock
+from storage.errors import ConcurrencyConflict, StoreClosed, StoreGone
+from storage.file_watch import FileWatch, Loss
+from storage.guard import OPEN_FILES, FileKey, WriterLock, file_key
 from storage.keys import (
     ENV_KEY_FILE,
     StoreKeyError,
+    UnsealedStore,
     create_key,
     head_mac,
     key_file_for,
@@ -43,6 +47,8 @@ from storage.verify import verify_stream
 
 AppendResult = list[StoredEvent] | ConcurrencyConflict
 AppendRequest = tuple[str, int, Sequence[Mapping[str, Any]]]
+LossListener = Callable[[str, str | None], None]
+"""Told once when a SQLite store's files change: why, and what the rescue saved (or None)."""
 
 _IN_CHUNK = 500  # streams per IN (...) list when reading heads
 
@@ -95,21 +101,31 @@ class EventStore:
     now (trust on first use: only when the key was just created for it).
     `raw_sqlite`: a SQLite store commits through raw sqlite3 (storage/raw_sqlite.py: the
     same rows, less per-row overhead); False keeps SQLAlchemy's path (for comparisons).
+    `on_loss`: told (once, from the thread that noticed) when a SQLite store's files were
+    deleted, replaced or shrunk (storage/file_watch.py); writes are refused from then on.
     """
 
     def __init__(self, url: str | Path, *, key: bytes | Literal["auto"] | None = "auto",
                  exclusive: bool = False, seal_unkeyed: bool = False,
-                 raw_sqlite: bool = True, **engine_kwargs: Any) -> None:
+                 raw_sqlite: bool = True, on_loss: LossListener | None = None,
+                 **engine_kwargs: Any) -> None:
         path = sqlite_path(url)
         self._lock: WriterLock | None = None
+        self._file: FileKey | None = None
+        self._watch: FileWatch | None = None
+        self._on_loss = on_loss
+        self._raw: RawSqliteWriter | None = None
         if exclusive and path is not None:
-            self._lock = WriterLock(path)
+            self._lock = WriterLock(path)  # before SQLite opens the file (and its WAL)
             self._lock.acquire()
         try:
             self._engine = make_engine(url, **engine_kwargs)
             self._closed = False
-            create_schema(self._engine)
-            self._identity = FileIdentity(path) if path is not None else None
+            create_schema(self._engine)  # SQLite has its WAL and shm open from here on
+            if path is not None:
+                self._file = file_key(path)
+                OPEN_FILES.opened(self._file)
+                self._watch = FileWatch(path, self._lost)
             self._key = _auto_key(path) if key == "auto" else key
             self.key_id = self._meta("key_id")
             """The id of the key the store's heads are sealed with (None: not sealed)."""
@@ -117,8 +133,10 @@ class EventStore:
             self._raw = (RawSqliteWriter(self._engine)
                          if raw_sqlite and self._engine.dialect.name == "sqlite" else None)
         except BaseException:
-            if self._lock is not None:
-                self._lock.release()
+            engine = getattr(self, "_engine", None)
+            if engine is not None:
+                engine.dispose()  # its connections close before the lock's fd may
+            self._release()
             raise
 
     @property
@@ -128,8 +146,45 @@ class EventStore:
 
     @property
     def lost(self) -> str | None:
-        """Why writes are refused because the database file changed (None: it did not)."""
-        return self._identity.lost if self._identity is not None else None
+        """Why writes are refused because a file of the store changed (None: none did)."""
+        return self._watch.lost if self._watch is not None else None
+
+    def check_files(self) -> str | None:
+        """Check the store's files now (a timer calls this between commits); why writes
+        are refused, if they are."""
+        if self._watch is not None and not self._closed:
+            with contextlib.suppress(StoreGone):
+                self._watch.check()
+        return self.lost
+
+    def _lost(self, loss: Loss) -> None:
+        """A file changed: save what the open WAL holds if that is still possible, then
+        tell the listener."""
+        rescued = self._rescue_wal() if loss.wal_rescuable else None
+        if self._on_loss is not None:
+            self._on_loss(loss.reason, rescued)
+
+    def _rescue_wal(self) -> str:
+        """Copy every page of the WAL this store has open into the database (a full
+        checkpoint). The WAL's name is gone, so SQLite would never read that file again:
+        after a kill, every acknowledged event since the last checkpoint was lost."""
+        try:
+            if self._raw is not None:  # the writer's connection holds the WAL it wrote
+                busy, frames, copied = self._raw.checkpoint()
+            else:
+                raw = self._engine.raw_connection()
+                try:
+                    driver = raw.driver_connection  # sqlite3's own: only SQLite has a WAL
+                    assert isinstance(driver, sqlite3.Connection)
+                    busy, frames, copied = driver.execute(
+                        "PRAGMA wal_checkpoint(FULL)").fetchone()
+                finally:
+                    raw.close()
+        except Exception as error:  # reported to the operator, never raised at a writer
+            return f"the checkpoint failed: {error}"
+        if busy:
+            return f"the checkpoint was blocked: {copied} of {frames} WAL pages copied"
+        return f"{copied} of {frames} WAL pages copied into the database"
 
     def _meta(self, name: str) -> str | None:
         with self._engine.connect() as conn:
@@ -149,7 +204,7 @@ class EventStore:
             rows = conn.execute(select(streams.c.stream, streams.c.last_seq,
                                        streams.c.last_hash)).all()
             if rows and not seal_unkeyed:
-                raise StoreKeyError(
+                raise UnsealedStore(
                     "this store was never sealed with a key, or its seal was removed, and "
                     "a key is given: refusing to seal what may have been rewritten (run "
                     "`verify` on it; to seal it as it is, move the key file away and let "
@@ -237,14 +292,14 @@ class EventStore:
             # unit, each in a savepoint, so that the loser is reported and the others commit.
             with write_transaction(self._engine) as conn:
                 results = [_write_unit_guarded(conn, unit, now, key) for unit in units]
-        if self._identity is not None:
-            self._identity.check()  # deleted or replaced during the commit: no acks for it
+        if self._watch is not None:
+            self._watch.check()  # a file changed during the commit: no acks for it
         return results
 
     def _check_writable(self) -> None:
         self._check_open()
-        if self._identity is not None:
-            self._identity.check()
+        if self._watch is not None:
+            self._watch.check()
         if self.key_id is not None and self._key is None:
             raise StoreKeyError(f"this store is sealed with a key (id {self.key_id}) that was "
                                 f"not given: it can be read, not written "
@@ -325,10 +380,22 @@ class EventStore:
 
     def close(self) -> None:
         self._closed = True
+        if self._raw is not None:
+            self._raw.close()
         self._engine.dispose()
+        self._release()
+
+    def _release(self) -> None:
+        """The writer lock, then this store's count on its file (which closes the lock's fd
+        once no store of this process uses the file: storage/guard.py)."""
         if self._lock is not None:
             self._lock.release()
             self._lock = None
+        if self._watch is not None:
+            self._watch.close()
+        if self._file is not None:
+            OPEN_FILES.closed(self._file)
+            self._file = None
 
     def __enter__(self) -> EventStore:
         return self
@@ -398,7 +465,7 @@ def _write_units(
         conn.execute(insert(events), [
             {"stream": stream, "seq": seq, "type": kind, "payload": text, "recorded_at": now,
              "prev_hash": prev_hash, "hash": digest}
-            for stream, seq, kind, text, prev_hash, digest in plan.rows])
+            for stream, seq, kind, text, _stamp, prev_hash, digest in plan.rows])
     return plan.results
 
 

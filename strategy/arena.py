@@ -1,11 +1,10 @@
 """Tournaments for any registered game: two of its bots over mirrored pairs of matches.
 
-The dominoes tournament (strategy/tournament.py) knows hands, points and dominoes' own bots;
-this one needs only the game interface. Each pair plays the same deals twice (the referee's
-random source is the pair's own, apart from the bots'), with bot A in the even-indexed seats
-(S, N in partnership dominoes: a team) and then in the others, so the deals' luck cancels
-within a pair. Pure: the random sources come from the seed.
-"""
+A game may declare a tournament of its own (`Capabilities.tournament`, e.g. one that knows
+hands, points and budgets); this one needs only the game interface. Each pair plays the same
+deals twice (the referee's random source is the pair's own, apart from the bots'), with bot A in
+the even-indexed seats (S, N in partnership dominoes: a team) and then in the others, so the
+deals' luck cancels within a pair. Pure: the random sources come from the seed."""
 
 from __future__ import annotations
 
@@ -14,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.interface import Bot, Game, table_seats
+from games.intervals import wilson
 from games.play import play_match
-from strategy.tournament import wilson
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,10 @@ def make_config(tmp_path: Path, **overrides: object) -> ServerConfig:
     tables = overrides.pop("tables", TableOptions(grace=30.0, bot_delay=0.0, hand_pause=0.0))
     config = ServerConfig(host="127.0.0.1", port=0, db=tmp_path / "server.sqlite3",
                           tables=tables, web_root=tmp_path / "web")  # type: ignore[arg-type]
+    # every test client connects from 127.0.0.1, and some tests hold hundreds at once: the
+    # shipped limit (64, server/connections.py) is set by the tests that test it
+    config.connections_per_address = 1024
+    config.asks_per_address_per_second = config.asks_per_address_burst = 10_000.0
     for key, value in overrides.items():
         setattr(config, key, value)
     return config

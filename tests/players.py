@@ -16,8 +16,8 @@ from games.dominoes.audience import view
 from games.dominoes.belief_partnership import Belief
 from games.dominoes.events import Event
 from games.dominoes.game import MODEL as BELIEF_MODEL
-from server.beliefs.in_process import belief_frame
-from server.protocol import BeliefMessage, EventMessage
+from protocol import BeliefMessage, EventMessage
+from protocol.frames import belief_frame
 
 
 @dataclass

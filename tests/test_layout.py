@@ -2,19 +2,21 @@
 
 Every import counts, wherever it is written: at the top, inside a function, or under
 TYPE_CHECKING (a circle hidden there is still a circle in the design). Modules are read with
-ast, never imported, so this runs in milliseconds and sees code that is not executed.
+ast, never imported, and each is parsed once for the whole file, so it sees code that is not
+executed and costs a few seconds, not one parse of the tree per case.
 """
 
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("games", "inference", "storage", "strategy", "server", "clients", "archive",
-            "calibration")
+            "calibration", "protocol")
 
 FORBIDDEN: dict[str, frozenset[str]] = {
     "storage": frozenset({"games", "inference", "strategy", "server", "clients", "archive"}),
@@ -76,8 +78,12 @@ def _imported_names(module: str, path: Path) -> set[str]:
     return names
 
 
+@cache
 def import_graph() -> dict[str, set[str]]:
-    """Module -> the project modules it imports (a package's own submodules excluded)."""
+    """Module -> the project modules it imports (a package's own submodules excluded).
+
+    Built once per test session: every module is parsed once, whatever the number of cases
+    that read the graph (callers must not change it)."""
     modules = _modules()
     graph: dict[str, set[str]] = {}
     for module, path in modules.items():
@@ -150,11 +156,13 @@ def test_dependencies_point_inward(package: str) -> None:
     assert not wrong, f"{package} must not import {sorted(FORBIDDEN[package])}: {wrong}"
 
 
+def within(name: str, prefixes: frozenset[str]) -> bool:
+    """Is `name` one of `prefixes` or inside one of them?"""
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
 @pytest.mark.parametrize("package", sorted(SERVER_FORBIDDEN))
 def test_server_subpackages_point_inward(package: str) -> None:
-    def within(name: str, prefixes: frozenset[str]) -> bool:
-        return any(name == p or name.startswith(p + ".") for p in prefixes)
-
     graph = import_graph()
     assert any(within(m, frozenset({package})) for m in graph), f"no modules in {package}"
     wrong = sorted(
@@ -165,3 +173,57 @@ def test_server_subpackages_point_inward(package: str) -> None:
         if within(target, SERVER_FORBIDDEN[package])
     )
     assert not wrong, f"{package} must not import {sorted(SERVER_FORBIDDEN[package])}: {wrong}"
+
+
+GENERIC_LAYERS = ("server", "archive", "storage", "inference", "protocol", "strategy",
+                  "calibration")
+"""The layers that serve every game and so may know none of them by name."""
+
+
+def game_packages() -> frozenset[str]:
+    """Each game's own package: a folder of games/ that holds a `game.py` (dominoes, clue,
+    ...). The rest of games/ (the interface, the registry, the game-free helpers beside
+    them) is what generic layers may use."""
+    return frozenset(f"games.{path.parent.name}" for path in (ROOT / "games").glob("*/game.py"))
+
+
+def game_imports_from_generic_layers(graph: dict[str, set[str]],
+                                     games: frozenset[str]) -> list[str]:
+    """`module imports target` for every import of one game's own code from a generic layer."""
+    return sorted(
+        f"{module} imports {target}"
+        for module, targets in graph.items()
+        if module.split(".")[0] in GENERIC_LAYERS
+        for target in targets
+        if within(target, games)
+    )
+
+
+def test_the_game_rule_catches_a_new_import_of_one_game() -> None:
+    graph = {"server.x": {"games.interface", "games.registry"},
+             "archive.y": {"games.clue.cards"}, "clients.z": {"games.uno"}}
+    found = game_imports_from_generic_layers(graph, frozenset({"games.clue", "games.uno"}))
+    assert found == ["archive.y imports games.clue.cards"]
+    assert {"games.dominoes", "games.texas42", "games.clue", "games.uno"} <= game_packages()
+
+
+def test_generic_layers_reach_games_only_through_the_interface_and_the_registry() -> None:
+    wrong = game_imports_from_generic_layers(import_graph(), game_packages())
+    assert not wrong, f"a generic layer imports one game's own code: {wrong}"
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Top-level package -> the other top-level packages it imports."""
+    packages: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        top = module.split(".")[0]
+        packages.setdefault(top, set()).update(
+            t.split(".")[0] for t in targets if t.split(".")[0] != top)
+    return packages
+
+
+def test_there_is_no_circle_among_the_top_level_packages() -> None:
+    """Module circles are not enough: two packages importing each other through different
+    modules form no module circle, yet neither can be understood without the other."""
+    cycle = find_cycle(package_graph(import_graph()))
+    assert cycle is None, "package circle: " + " -> ".join(cycle or [])

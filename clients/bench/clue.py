@@ -16,11 +16,11 @@ from collections import defaultdict
 
 from clients.cli import CommandError
 from clients.table_options import add_table_options, seats_and_options
-from games.clue.belief import TERM_BUDGET, ClueBelief
+from games.clue.belief import WORK_BUDGET, ClueBelief
 from games.clue.game import CLUE
 from games.interface import SPECTATOR
 from games.play import play_match
-from inference.counting import count_key, solve_key, splits
+from inference.counting import clear_caches
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -36,8 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     add_table_options(parser)  # --players N: clue at 3-6
     parser.add_argument("--budgets", metavar="N,N,...",
-                        help="instead: the spectator's updates under each DP-solve budget, "
-                             "on the same matches, budgets alternated per match and the DP "
+                        help="instead: the spectator's updates under each work budget "
+                             "(transitions), on the same matches, budgets alternated per "
+                             "match and the DP "
                              "caches emptied before each pass (side by side, one run)")
     args = parser.parse_args(argv)
     try:
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.matches} matches of {args.bot} bots "
           f"({events_total} events), every seat and the spectator, CPU ms")
     print(f"{'open disjunctions':>18} {'updates':>8} {'p50':>8} {'p99':>8} {'max':>8} "
-          f"{'estimates':>10} {'max DP solves':>14}")
+          f"{'estimates':>10} {'max work':>14}")
     for k in sorted(rows):
         ts = rows[k]
         print(f"{k:>18} {len(ts):>8} {1000 * _pct(ts, .5):>8.2f} {1000 * _pct(ts, .99):>8.1f} "
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
 def compare_budgets(args: argparse.Namespace, seats: tuple[str, ...], options: dict,
                     budgets: list[int]) -> int:
     """The spectator's update times and estimates under each budget (the server runs the
-    belief's default, games.clue.belief.TERM_BUDGET)."""
+    belief's default, games.clue.belief.WORK_BUDGET)."""
     bot = CLUE.bots()[args.bot]
     times: dict[int, list[float]] = {b: [] for b in budgets}
     estimates = dict.fromkeys(budgets, 0)
@@ -94,8 +95,7 @@ def compare_budgets(args: argparse.Namespace, seats: tuple[str, ...], options: d
         events = play_match(CLUE, args.variant, dict.fromkeys(seats, bot),
                             random.Random(f"bench:{args.seed}:{m}"), options)
         for budget in budgets if m % 2 == 0 else budgets[::-1]:
-            for cache in (count_key, solve_key, splits):
-                cache.cache_clear()
+            clear_caches()
             belief = ClueBelief(SPECTATOR, budget)
             for event in events:
                 started = time.thread_time()
@@ -103,9 +103,9 @@ def compare_budgets(args: argparse.Namespace, seats: tuple[str, ...], options: d
                 snapshot = belief.snapshot_dict()
                 times[budget].append(time.thread_time() - started)
                 estimates[budget] += snapshot.get("status") == "estimate"
-    print(f"clue spectator per update by DP-solve budget: {args.variant} ({len(seats)} "
+    print(f"clue spectator per update by work budget (transitions): {args.variant} ({len(seats)} "
           f"players), {args.matches} matches of {args.bot} bots, CPU ms (the server's "
-          f"budget: {TERM_BUDGET})")
+          f"budget: {WORK_BUDGET})")
     print(f"{'budget':>7} {'updates':>8} {'p50':>8} {'p90':>8} {'p99':>8} {'max':>8} "
           f"{'total s':>8} {'estimates':>10}")
     for budget in budgets:

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from clients.table_options import add_table_options, chosen_options
-from games.dominoes.audience import view
+from games.dominoes.audience import Audience, view
 from games.dominoes.belief_partnership import Belief
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.tiles import SEATS
-from games.interface import SPECTATOR, Game, match_seats, table_seats
+from games.interface import SPECTATOR, Game, VariantInfo, match_seats, table_seats
 from games.play import play_match
 from games.registry import GAMES
 from inference.classes import Position
@@ -112,7 +112,8 @@ def _max_error(exact: dict, estimate: dict) -> float:
 
 def _fold(groups: dict[tuple[str, str], Group], variant: str, events: list,
           rng: random.Random, keep: int) -> None:
-    for observer in (*SEATS, "spectator"):
+    observers: tuple[Audience, ...] = (*SEATS, "spectator")
+    for observer in observers:
         group = groups[(variant, "spectator" if observer == "spectator" else "seat")]
         belief = Belief(observer)
         cpu, wall = time.thread_time, time.perf_counter
@@ -205,7 +206,7 @@ def _fold_times(game: Game, variant: str, events: list[Any],
         belief = game.belief(observer, variant)
         kind = "spectator" if observer == SPECTATOR else "seat"
         times = updates[kind]
-        grouped = isinstance(belief, GroupsPositions)
+        grouped = belief if isinstance(belief, GroupsPositions) else None
         for event in events:
             seen = game.view(event, observer)
             start = clock()
@@ -213,9 +214,20 @@ def _fold_times(game: Game, variant: str, events: list[Any],
             belief.snapshot_dict()
             spent = clock() - start
             times.append(spent)
-            named = belief.bench_group() if grouped else None
+            named = grouped.bench_group() if grouped is not None else None
             if named:
                 updates.setdefault(f"{kind}, {named}", []).append(spent)
+
+
+def _declared_options(args: argparse.Namespace, info: VariantInfo) -> dict[str, Any]:
+    """The command line's table options for `info`, `--target` and `--players` only where it
+    declares them: `--target` defaults to 100 for dominoes, and one run may bench `clue
+    --players 6` beside draw-2."""
+    given = argparse.Namespace(**vars(args))
+    for name in ("target", "players"):
+        if info.option(name) is None:
+            setattr(given, name, None)
+    return chosen_options(given, info)
 
 
 def run_per_update(args: argparse.Namespace, variants: list[str]) -> int:
@@ -223,8 +235,9 @@ def run_per_update(args: argparse.Namespace, variants: list[str]) -> int:
     (matches interleaved, so the machine's load falls on all of them alike)."""
     rng = random.Random(args.seed)
     names = ["partnership-6", *(v for v in variants if v != "partnership-6")]
-    times = {v: {"seat": [], "spectator": []} for v in names}
-    chosen = {v: {} if v == "partnership-6" else chosen_options(args, GAMES.variant(v))
+    times: dict[str, dict[str, list[float]]] = {v: {"seat": [], "spectator": []}
+                                                for v in names}
+    chosen = {v: {} if v == "partnership-6" else _declared_options(args, GAMES.variant(v))
               for v in names}  # the reference row plays its defaults
     for _ in range(args.matches):
         for variant in names:
@@ -234,15 +247,15 @@ def run_per_update(args: argparse.Namespace, variants: list[str]) -> int:
                         times[variant])
     ms = 1e3
     width = max(10, *(len(k) + 2 for groups in times.values() for k in groups))
-    head = (f"{'variant':<14}{'view':<{width}}{'updates':>9}{'p50 ms':>8}{'p99 ms':>8}"
+    head = (f"{'variant':<14}{'view':<{width}}{'updates':>9}{'p50 ms':>10}{'p99 ms':>10}"
             f"{'x p6 p50':>10}{'x p6 p99':>10}")
     lines = [head, "-" * len(head)]
     for variant, groups in times.items():
         for kind, values in groups.items():
             ref = times["partnership-6"][kind.split(",")[0]]
             p50, p99 = _pct(values, 0.5), _pct(values, 0.99)
-            lines.append(f"{variant:<14}{kind:<{width}}{len(values):>9}{p50 * ms:>8.3f}"
-                         f"{p99 * ms:>8.3f}{p50 / _pct(ref, 0.5):>10.2f}"
+            lines.append(f"{variant:<14}{kind:<{width}}{len(values):>9}{p50 * ms:>10.3f}"
+                         f"{p99 * ms:>10.3f}{p50 / _pct(ref, 0.5):>10.2f}"
                          f"{p99 / _pct(ref, 0.99):>10.2f}")
     options = "; ".join(f"{v} " + ", ".join(f"{k}={x}" for k, x in c.items())
                         for v, c in chosen.items() if c)

@@ -84,8 +84,14 @@ def _wait_up(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
 
 
 def one_run(name: str, tree: Path, port: int, tables: int, seconds: float,
-            serve_args: list[str], client: Path) -> dict:
-    """Start `serve` from `tree`, load it, return its CPU and the load test's figures."""
+            serve_args: list[str], client: Path, pace: float | None = None) -> dict:
+    """Start `serve` from `tree`, load it, return its CPU and the load test's figures.
+
+    With `pace`: one step of a paced ramp (`loadtest --pace`: `tables` tables whose seats
+    think `pace` seconds on average, measured over a window of `seconds` once seated and
+    settled), and the CPU per move is the window's, from the server's /healthz (its
+    process, and its inference processes) and the client's own; `/proc` figures are for
+    the whole run, seating included."""
     env = dict(os.environ, PYTHONPATH=str(tree))
     with tempfile.TemporaryDirectory(prefix="server-cpu-") as tmp:
         db = Path(tmp) / "bench.sqlite3"
@@ -94,16 +100,21 @@ def one_run(name: str, tree: Path, port: int, tables: int, seconds: float,
                    "flush=True); from clients.cli import main; sys.argv[0] = 'domino-oracle';"
                    " sys.exit(main())",
                    "serve", "--port", str(port), "--db", str(db), "--bot-delay", "0",
-                   "--hand-pause", "0", "--log-level", "WARNING", *serve_args]
+                   "--hand-pause", "0", "--log-level", "WARNING",
+                   "--tables-per-address", "1000000",  # every table comes from 127.0.0.1
+                   "--connections-per-address", "1000000", *serve_args]
         log = open(Path(tmp) / "serve.log", "w+")  # noqa: SIM115 - read back below
         proc = subprocess.Popen(command, cwd=tree, env=env, stdout=log, stderr=log)
         try:
             _wait_up(port, proc)
             before_threads, before_kids = threads_cpu(proc.pid), children_cpu(proc.pid)
+            paced = [] if pace is None else [
+                "--pace", str(pace), "--max-tables", str(tables), "--window", str(seconds),
+                "--settle", str(2 * pace)]
             load = subprocess.run(
                 [sys.executable, "-m", "clients.cli", "loadtest", "--url",
                  f"ws://127.0.0.1:{port}/ws", "--tables", str(tables), "--seconds",
-                 str(seconds), "--json"],
+                 str(seconds), "--json", *paced],
                 cwd=client, env=dict(os.environ, PYTHONPATH=str(client)), capture_output=True,
                 text=True)
             if load.returncode != 0:
@@ -121,6 +132,8 @@ def one_run(name: str, tree: Path, port: int, tables: int, seconds: float,
                             "?")
             log.close()
     figures = json.loads(load.stdout)
+    if pace is not None:
+        return paced_run(name, imported, figures["steps"][-1])
     moves = figures["moves"] or 1
     by_thread = {k: round((v - before_threads.get(k, 0.0)) * 1000 / moves, 3)
                  for k, v in after_threads.items()}
@@ -136,6 +149,31 @@ def one_run(name: str, tree: Path, port: int, tables: int, seconds: float,
         "beliefs_p50_p99": [figures["play_to_all_beliefs_ms"]["p50"],
                             figures["play_to_all_beliefs_ms"]["p99"]],
         "loop_lag": figures.get("server_loop_lag_ms"),
+        "generator_ms_per_move": figures.get("generator_cpu_ms_per_move"),
+        "loadavg": os.getloadavg()[0],
+    }
+
+
+def _span(values: list) -> str:
+    """min-max of the values given (a paced step has no p50: "-")."""
+    known = [v for v in values if v is not None]
+    return f"{min(known)}-{max(known)}" if known else "-"
+
+
+def paced_run(name: str, imported: str, step: dict) -> dict:
+    """A paced step's figures, in one_run's shape (per move: within the step's window)."""
+    return {
+        "tree": name, "imports": imported, "moves": None,
+        "moves_per_s": step["moves_per_s"],
+        "server_ms_per_move": step.get("server_cpu_ms_per_move") or 0.0,
+        "children_ms_per_move": step.get("inference_cpu_ms_per_move") or 0.0,
+        "commits_per_move": 0.0,
+        "by_thread_ms_per_move": {},
+        "ack_p50_p99": [None, step["ack_p99_ms"]],
+        "beliefs_p50_p99": [None, step["beliefs_p99_ms"]],
+        "loop_lag": step.get("server_loop_lag_ms"),
+        "generator_ms_per_move": step.get("generator_cpu_ms_per_move"),
+        "stages": step.get("server_stage_ms_per_move"),
         "loadavg": os.getloadavg()[0],
     }
 
@@ -148,6 +186,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--port", type=int, default=8710)
+    parser.add_argument("--pace", type=float, help="human pace: seats think this many seconds "
+                        "on average (one step of `loadtest --pace`, --tables tables, a window "
+                        "of --seconds); needs a --client whose loadtest reports CPU per move "
+                        "by step (this tree's)")
     parser.add_argument("--serve-arg", action="append", default=[], metavar="NAME=ARG",
                         help="an extra serve argument for one tree, e.g. "
                              "new=--inference-processes=0")
@@ -165,16 +207,21 @@ def main(argv: list[str] | None = None) -> int:
     for round_ in range(args.rounds):
         for i, (name, tree) in enumerate(trees):
             run = one_run(name, tree, args.port + i, args.tables, args.seconds,
-                          extra.get(name, []), client)
+                          extra.get(name, []), client, args.pace)
             run["round"] = round_ + 1
             runs.append(run)
             print(json.dumps(run), flush=True)
     print()
     medians: dict[str, float] = {}
+    totals: dict[str, float] = {}
     for name, _ in trees:
         mine = [r for r in runs if r["tree"] == name]
         server = [r["server_ms_per_move"] for r in mine]
         kids = [r["children_ms_per_move"] for r in mine]
+        both = [round(a + b, 3) for a, b in zip(server, kids, strict=True)]
+        totals[name] = statistics.median(both)
+        generator = [r["generator_ms_per_move"] for r in mine
+                     if r.get("generator_ms_per_move") is not None]
         rate = [r["moves_per_s"] for r in mine]
         loop = [r["by_thread_ms_per_move"].get("main", 0.0) for r in mine]
         other = [round(r["server_ms_per_move"] - m, 3) for r, m in zip(mine, loop, strict=True)]
@@ -185,13 +232,16 @@ def main(argv: list[str] | None = None) -> int:
               f"{max(loop):.3f}, other threads {min(other):.3f}-{max(other):.3f}; commits/move "
               f"{min(r['commits_per_move'] for r in mine)}-"
               f"{max(r['commits_per_move'] for r in mine)}; beliefs p50/p99 ms "
-              f"{min(r['beliefs_p50_p99'][0] for r in mine)}-"
-              f"{max(r['beliefs_p50_p99'][0] for r in mine)} / "
+              f"{_span([r['beliefs_p50_p99'][0] for r in mine])} / "
               f"{min(r['beliefs_p50_p99'][1] for r in mine)}-"
               f"{max(r['beliefs_p50_p99'][1] for r in mine)}")
+        print(f"{'':>8}server + children {min(both):.3f}-{max(both):.3f} ms/move (median "
+              f"{totals[name]:.3f})" + (f"; load generator {min(generator):.3f}-"
+                                        f"{max(generator):.3f} ms/move" if generator else ""))
     first = trees[0][0]
     for name, _ in trees[1:]:
-        print(f"{name}/{first} (medians): {medians[name] / medians[first]:.2f}x")
+        print(f"{name}/{first} (medians): server {medians[name] / medians[first]:.2f}x, "
+              f"server + children {totals[name] / totals[first]:.2f}x")
     loads = [r["loadavg"] for r in runs]
     print(f"load average (1 min) during the runs: {min(loads):.2f}-{max(loads):.2f}")
     return 0

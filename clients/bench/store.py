@@ -24,6 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     code = store_bench.run(args)
+    if args.fold_matches <= 0:
+        return code
     print()
     print(f"{'variant':<15} {'matches':>8} {'events/match':>13} {'fold p50 ms':>12} "
           f"{'fold p99 ms':>12} {'fold max ms':>12}")

@@ -12,8 +12,11 @@ import importlib
 BENCHMARKS = {
     "store": ("clients.bench.store", "durable events/s of the event store; fold time of a match"),
     "inference": ("clients.bench.inference", "exact inference per update vs the seed's references"),
-    "solver42": ("strategy.texas42_bench", "Texas 42 perfect-information solver: positions/s, "
-                 "whole-hand solve p50/p95"),
+    "texas42": ("clients.bench.texas42", "Texas 42: the compiled solver against the pure-Python "
+                "reference on the same deals (solves/s, identical values); the oracle at N = 150"),
+    "solver42": ("clients.bench.texas42", "the same as texas42 (its former name)"),
+    "texas42-calibration": ("clients.bench.texas42_calibration", "Texas 42: the oracle's "
+                            "evaluators against PIMC play-outs of the same completions"),
 }
 """Target -> (module with `add_arguments(parser)` and `run(args) -> int`, one-line help)."""
 

@@ -6,8 +6,8 @@ import argparse
 import asyncio
 
 from clients.cli import CommandError
+from games.dominoes.strategy.bots import TABLE_BOTS, make_bot
 from games.dominoes.tiles import SEATS
-from strategy.bots import TABLE_BOTS, make_bot
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--token", help="resume a seat already joined (e.g. in the browser) "
                                         "instead of joining an empty one")
     parser.add_argument("--seed", help="seed of the bot's own random source")
-    parser.add_argument("--seconds", type=float, help="pimc: time budget per decision")
+    parser.add_argument("--nodes", type=int, help="pimc: solver nodes per decision")
     parser.add_argument("--samples", type=int, help="pimc: deals per decision")
     parser.add_argument("--reconnect-seconds", type=float, default=60.0,
                         help="give up resuming after a drop after this long "
@@ -36,13 +36,13 @@ def run(args: argparse.Namespace) -> int:
     from clients.python.client import ServerError
 
     options: dict[str, object] = {}
-    if args.seconds is not None or args.samples is not None:
+    if args.nodes is not None or args.samples is not None:
         if args.bot != "pimc":
-            raise CommandError("--seconds and --samples are pimc's options")
-        if args.seconds is not None:
-            if args.seconds <= 0:
-                raise CommandError("--seconds must be > 0")
-            options["seconds"] = args.seconds
+            raise CommandError("--nodes and --samples are pimc's options")
+        if args.nodes is not None:
+            if args.nodes < 1:
+                raise CommandError("--nodes must be >= 1")
+            options["nodes"] = args.nodes
         if args.samples is not None:
             if args.samples < 1:
                 raise CommandError("--samples must be >= 1")

@@ -1,10 +1,10 @@
 """`domino-oracle calibrate --db DB [--variant V] [--json]`: how good the shown odds were.
 
 Every stored match, every observer, every position with someone to move: the exact uniform
-belief (and, for dominoes without a boneyard, the behaviour-aware belief) scored against the
-hands revealed at the hand's end (calibration/). `--picture FILE.png|svg` draws the
-reliability diagram and the loss by move. `--play N --bots ...` first stores N matches of
-strategy's bots (greedy, pimc, random; one name per seat for a mixed table).
+belief (and a behaviour model its game declares, e.g. dominoes' behaviour:greedy) scored
+against the items revealed (calibration/). `--picture FILE.png|svg` draws the reliability
+diagram and the loss by move. `--play N --bots ...` first stores N matches of the variant's
+bots (one name per seat for a mixed table).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from calibration.report import Options, calibrate, summary_lines
 from calibration.truth import NotRevealed
 from clients.cli import CommandError
 from clients.store_option import add_db_option, open_store
+from clients.table_options import chosen_options
 from games.interface import UnknownGame
-from strategy.bots import UnknownBotError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -52,15 +52,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "K / (K + ESS) in the shown mixture (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (sampling, --play)")
     parser.add_argument("--limit", type=int, help="score at most this many matches")
+    parser.add_argument("--model", default=None,
+                        help="the behaviour model to score (default: the first the matches' "
+                             "games declare)")
     parser.add_argument("--play", type=int, metavar="N",
-                        help="first store N matches of --bots in --db (dominoes)")
+                        help="first store N matches of --bots of --variant in --db")
     parser.add_argument("--bots", default="greedy",
                         help="with --play: one bot for every seat, or one per seat in turn "
-                             "order, comma-separated (random, greedy, pimc)")
+                             "order, comma-separated (the game's bots, e.g. random, greedy, "
+                             "pimc)")
     parser.add_argument("--target", type=int, default=1,
-                        help="with --play: points to win a match (1: about one hand each)")
-    parser.add_argument("--pimc-seconds", type=float, default=0.05,
-                        help="with --play: pimc's time per decision")
+                        help="with --play, for a variant with a target option: points to win "
+                             "a match (1: about one hand each)")
+    parser.add_argument("--pimc-nodes", type=int, default=10_000,
+                        help="with --play: a thinking bot's solver nodes per decision (e.g. "
+                             "pimc's; a work budget, about 0.05 s of one core)")
     parser.set_defaults(handler=run)
 
 
@@ -77,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     options = Options(args.variant, behaviour=not args.uniform_only, samples=args.samples,
                       seed=args.seed, max_matches=args.limit, ess_target=args.ess_target,
                       max_samples=max(args.max_samples, args.samples), moves=args.moves,
-                      shrink=args.shrink)
+                      shrink=args.shrink, model=args.model)
     with open_store(args.db) as store:
         try:
             result = calibrate(store, options, args.games, _progress).to_dict()
@@ -103,16 +109,18 @@ def _progress(done: int, total: int) -> None:
 
 
 def _play(args: argparse.Namespace) -> None:
-    if args.variant is None or args.games.game_of_variant(args.variant).name != "dominoes":
-        raise CommandError("--play needs a dominoes --variant")
-    if args.target < 1:
-        raise CommandError("--target must be at least 1")
+    if args.variant is None:
+        raise CommandError("--play needs a --variant")
+    info = args.games.variant(args.variant)
+    if info.option("target") is None:
+        args.target = None  # the default 1 is for variants that score to a target
+    options = chosen_options(args, info)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    options = {"pimc": {"seconds": args.pimc_seconds, "samples": 8}}
+    budgets = {"nodes": args.pimc_nodes, "samples": 8}
     try:
-        matches = list(bot_matches(args.variant, bots, args.play, args.seed, args.target,
-                                   options))
-    except (UnknownBotError, ValueError) as error:
+        matches = list(bot_matches(args.variant, bots, args.play, args.seed, options, budgets,
+                                   args.games))
+    except ValueError as error:
         raise CommandError(str(error)) from None
     with open_store(args.db, create=True) as store:
         try:

@@ -68,6 +68,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="with --pace: play the tables in K load generator processes, "
                              "each with its own event loop (latencies merged exactly, their "
                              "CPU summed; default: %(default)s, this process)")
+    parser.add_argument("--stages", action="store_true",
+                        help="without --url: start the server with --stage-clock, and report "
+                             "its CPU per move by stage (a server given by --url reports "
+                             "them when it was started so)")
+    parser.add_argument("--inference-processes", type=int, metavar="N",
+                        help="without --url: the server's --inference-processes")
     parser.add_argument("--both-modes", action="store_true",
                         help="with --mqtt: run each table count in the one-process mode too")
     parser.set_defaults(handler=run)
@@ -127,7 +133,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             for tables, deployment in plans:
                 workers: dict[str, Any] = {}
-                with local_server(deployment, workers) as url:
+                serve_args = ["--stage-clock"] if args.stages else []
+                if args.inference_processes is not None:
+                    serve_args += ["--inference-processes", str(args.inference_processes)]
+                with local_server(deployment, workers, serve_args) as url:
                     figures = go(url, tables, workers.pop("pids", None),
                                  workers.pop("server_pid", None))
                 figures["mode"] = ("one-process" if deployment is None

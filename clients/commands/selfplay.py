@@ -1,7 +1,8 @@
 """`domino-oracle selfplay`: complete matches between simple legal bots, stored.
 
-Dominoes matches come from its self-play policies (random, heaviest); any other registered
-game plays its own bots through the generic match loop (games.play)."""
+A game that declares its own self-play (`Capabilities.self_play`: fast policies on its rules)
+plays its policies that way; any policy that names one of the game's bots plays it through the
+generic match loop (games.play)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,9 @@ from archive.matches import ArchiveError, save_matches
 from clients.cli import CommandError
 from clients.store_option import add_db_option, open_store
 from clients.table_options import add_table_options, seats_and_options
-from games.dominoes.game import DOMINOES
-from games.dominoes.selfplay import heaviest_policy, random_match_events, random_policy
 from games.interface import Game, UnknownGame
 from games.play import play_match
 
-POLICIES = {"random": random_policy, "heaviest": heaviest_policy}
 BATCH = 50
 
 
@@ -30,10 +28,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--variant", default="partnership-6",
                         help="any registered variant (partnership-6, partnership-9, block-2, "
                              "draw-2, ...)")
-    parser.add_argument("--target", type=int, default=100)
+    parser.add_argument("--target", type=int, default=None,
+                        help="points to win, for a variant with a target option (dominoes: "
+                             "default 100); the same as --option target=N")
     add_table_options(parser)
     parser.add_argument("--policy", default="random",
-                        help="dominoes: random or heaviest; another game: one of its bots")
+                        help="one of the game's self-play policies (dominoes: random, "
+                             "heaviest) or of its bots")
     add_db_option(parser)
     parser.set_defaults(handler=run)
 
@@ -41,19 +42,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _match_maker(game: Game, args: argparse.Namespace, rng: random.Random) -> Any:
     """A function making one complete match of the chosen variant and policy."""
     seats, options = seats_and_options(args, game, args.variant)
-    if game is DOMINOES:
-        if args.policy not in POLICIES:
-            raise CommandError(f"unknown --policy {args.policy!r} (dominoes: "
-                               f"{', '.join(sorted(POLICIES))})")
-        return lambda: random_match_events(rng, args.variant, args.target,
-                                           policy=POLICIES[args.policy])
+    own = game.capabilities.self_play
+    if own is not None and args.policy in own.policies:
+        return lambda: own.match(rng, args.variant, options, args.policy)
     bots = game.bots()
     if args.policy not in bots:
+        known = sorted({*bots, *(own.policies if own is not None else ())})
         raise CommandError(f"unknown --policy {args.policy!r} ({game.name}: "
-                           f"{', '.join(sorted(bots))})")
+                           f"{', '.join(known)})")
     bot = bots[args.policy]
-    return lambda: play_match(game, args.variant, dict.fromkeys(seats, bot), rng,
-                              {"target": args.target, **options})
+    return lambda: play_match(game, args.variant, dict.fromkeys(seats, bot), rng, options)
 
 
 def _declared(game: Game, args: argparse.Namespace) -> dict[str, Any]:
@@ -61,8 +59,8 @@ def _declared(game: Game, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.matches < 1 or args.target < 1:
-        raise CommandError("--matches and --target must be >= 1")
+    if args.matches < 1:
+        raise CommandError("--matches must be >= 1")
     try:
         game = args.games.game_of_variant(args.variant)
     except UnknownGame as error:

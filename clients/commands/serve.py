@@ -10,6 +10,18 @@ from clients.cli import CommandError
 from clients.store_option import add_db_option
 
 
+def private_bus(mqtt: str, insecure: bool, role: str) -> None:
+    """Refuse an open bus (no login, no key) unless --insecure-bus (server/feeds/plane.py)."""
+    from server.feeds.plane import InsecureBus, require_private_bus
+
+    try:
+        require_private_bus(mqtt, insecure, role)
+    except InsecureBus as error:
+        raise CommandError(str(error)) from None
+    except (OSError, ValueError) as error:  # an unreadable key or password file, a bad URL
+        raise CommandError(f"--mqtt {mqtt.split('@')[-1]}: {error}") from None
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve", help="run the game server (WebSockets on /ws, the browser client on /)"
@@ -20,6 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--grace", type=float, default=30.0,
                         help="seconds an absent player may hold up their turn before a bot "
                              "plays for them (default: %(default)s)")
+    parser.add_argument("--abandon-after", type=float, default=300.0,
+                        help="seconds a match in play goes on with every player disconnected "
+                             "before the table stops as abandoned (default: %(default)s)")
     parser.add_argument("--bot-delay", type=float, default=0.6,
                         help="seconds a bot waits before moving (default: %(default)s)")
     parser.add_argument("--hand-pause", type=float, default=3.0,
@@ -41,6 +56,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     guard.add_argument("--tables-per-address", type=int, default=256,
                        help="unfinished tables one IP address may create (default: "
                             "%(default)s)")
+    guard.add_argument("--connections-per-address", type=int, default=64,
+                       help="open connections from one IP address, counted from the TCP "
+                            "accept; beyond, HTTP 429 too_many_connections (default: "
+                            "%(default)s; raise it behind a reverse proxy)")
     guard.add_argument("--outbox-bytes", type=int, default=8 * 1024 * 1024,
                        help="bytes queued for a client that does not read before it is "
                             "disconnected (default: %(default)s)")
@@ -54,6 +73,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               "events and beliefs over MQTT, "
                               "beliefs from `domino-oracle worker` processes; needs a "
                               "postgresql:// --db")
+    cluster.add_argument("--insecure-bus", action="store_true",
+                         help="run --mqtt without a broker login or a signing key (refused "
+                              "otherwise): only for a broker nobody else can reach; logged "
+                              "at WARNING")
     cluster.add_argument("--node", help="this server's unique name (default: host-pid-random)")
     cluster.add_argument("--topic-prefix", default="domino/v1",
                          help="MQTT topic prefix (default: %(default)s)")
@@ -65,11 +88,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               "another server takes them over (default: %(default)s)")
     parser.add_argument("--inference-processes", type=int, default=None, metavar="N",
                         help="compute beliefs in N child processes, tables sharded among "
-                             "them (0: in the server process; default: 1, measured in "
-                             "docs/operations.md; ignored with --mqtt)")
+                             "them (0: in the server process; default: 1, or 0 on a single "
+                             "core, measured in docs/operations.md; ignored with --mqtt)")
     parser.add_argument("--event-loop", default="auto", choices=["auto", "uvloop", "asyncio"],
                         help="the event loop: uvloop where installed (auto), or asyncio's "
                              "own (default: %(default)s)")
+    parser.add_argument("--stage-clock", action="store_true",
+                        help="count the event loop's CPU by stage of a move, for /healthz "
+                             "and the load test (server/stages.py; ~2 us a clock read)")
     parser.add_argument("--log-level", default="INFO")
     parser.set_defaults(handler=run)
 
@@ -93,10 +119,13 @@ def run(args: argparse.Namespace) -> int:
     configure(args.log_level.upper())
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port {args.port}: a port is 0 to 65535")
-    if args.grace < 0 or args.bot_delay < 0 or args.hand_pause < 0:
-        raise CommandError("--grace, --bot-delay and --hand-pause must be >= 0")
+    if min(args.grace, args.bot_delay, args.hand_pause, args.abandon_after) < 0:
+        raise CommandError("--grace, --abandon-after, --bot-delay and --hand-pause must "
+                           "be >= 0")
     if args.mqtt and not args.db.startswith(("postgresql://", "postgres://", "postgresql+")):
         raise CommandError("--mqtt needs a shared PostgreSQL store: --db postgresql://...")
+    if args.mqtt:
+        private_bus(args.mqtt, args.insecure_bus, "server")
     if args.lease_seconds < 1:
         raise CommandError("--lease-seconds must be >= 1")
     processes = (DEFAULT_INFERENCE_PROCESSES if args.inference_processes is None
@@ -105,9 +134,10 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--inference-processes must be >= 0")
     if args.partitions < 1:
         raise CommandError("--partitions must be >= 1")
-    if min(args.tables_per_connection, args.tables_per_address, args.outbox_bytes) < 1:
-        raise CommandError("--tables-per-connection, --tables-per-address and --outbox-bytes "
-                           "must be >= 1")
+    if min(args.tables_per_connection, args.tables_per_address, args.outbox_bytes,
+           args.connections_per_address) < 1:
+        raise CommandError("--tables-per-connection, --tables-per-address, "
+                           "--connections-per-address and --outbox-bytes must be >= 1")
     key_file = None if args.store_key_file.lower() == "none" else args.store_key_file
     config = ServerConfig(
         host=args.host,
@@ -122,14 +152,20 @@ def run(args: argparse.Namespace) -> int:
         store_key_file=key_file,
         tables_per_connection=args.tables_per_connection,
         tables_per_address=args.tables_per_address,
+        connections_per_address=args.connections_per_address,
         outbox_bytes=args.outbox_bytes,
         tables=TableOptions(
-            grace=args.grace, bot_delay=args.bot_delay, hand_pause=args.hand_pause
+            grace=args.grace, bot_delay=args.bot_delay, hand_pause=args.hand_pause,
+            abandon_after=args.abandon_after,
         ),
     )
 
     async def opened(server: DominoServer) -> None:
         tune_collector()  # the long-running process only, not servers embedded in tests
+        if args.stage_clock:
+            from server.stages import CLOCK
+
+            CLOCK.enable()
         if not args.open:
             return
         bots = {seat: "greedy" for seat in ("S", "W", "N", "E") if seat != args.seat}

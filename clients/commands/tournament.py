@@ -1,7 +1,8 @@
 """`domino-oracle tournament`: two bot teams over mirrored deals, in parallel, with intervals.
 
-Dominoes plays strategy/'s bots (random, greedy, pimc, omniscient) with points per hand;
-any other registered game plays two of its own bots in mirrored pairs (strategy/arena.py)."""
+A game that declares its own tournament (`Capabilities.tournament`: e.g. points per hand,
+budgets per decision, bots not offered at tables) plays it; any other registered game plays
+two of its own bots in mirrored pairs (strategy/arena.py)."""
 
 from __future__ import annotations
 
@@ -14,13 +15,9 @@ from typing import Any
 
 from clients.cli import CommandError
 from clients.table_options import add_table_options, chosen_options
-from games.dominoes.game import DOMINOES
-from games.dominoes.variants import DEFAULT_VARIANT
-from games.interface import Game, UnknownGame
+from games.interface import Game, Tournament, UnknownGame
+from games.registry import Registry
 from strategy.arena import arena, pool_arena
-from strategy.bots import BOTS
-from strategy.tournament import report, run, specs
-from strategy.tournament_pool import PoolError, pool
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,20 +27,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Each deal is played twice with the teams swapped (duplicate format); "
         "for two-player variants a team is one bot and the seats swap.",
     )
-    parser.add_argument("--variant", default=DEFAULT_VARIANT,
-                        help="any registered variant (dominoes: partnership-6, partnership-9, "
-                             "block-2, draw-2)")
-    parser.add_argument("--team-a", help=f"dominoes: {', '.join(sorted(BOTS))}; another "
-                                         "game: one of its own bots")
+    parser.add_argument("--variant", default=None,
+                        help="any registered variant (default: the default game's first)")
+    parser.add_argument("--team-a", help="one of the game's bots (or of those its own "
+                                         "tournament takes)")
     parser.add_argument("--team-b", help="as --team-a")
     parser.add_argument("--matches", type=int, default=20, help="even: pairs of mirrored matches")
     parser.add_argument("--seed", type=int, default=1, help="same seed, same deals")
-    parser.add_argument("--target", type=int, default=100, help="points to win a match")
+    parser.add_argument("--target", type=int, default=None,
+                        help="points to win a match, for a variant with a target option; "
+                             "the same as --option target=N")
     add_table_options(parser)
     parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
     parser.add_argument(
-        "--seconds", type=float, default=None, help="pimc/omniscient time budget per decision"
-    )
+        "--nodes", type=int, default=None,
+        help="pimc/omniscient solver nodes per decision (a work budget: the same answer on "
+             "any machine)")
     parser.add_argument("--samples", type=int, default=None, help="pimc deals per decision")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--combine", nargs="+", type=Path, metavar="REPORT.json",
@@ -52,19 +51,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run_command)
 
 
-def _options(args: argparse.Namespace) -> dict[str, dict[str, object]]:
-    options: dict[str, dict[str, object]] = {"pimc": {}, "omniscient": {}}
-    if args.seconds is not None:
-        if args.seconds <= 0:
-            raise CommandError("--seconds must be positive")
-        options["pimc"]["seconds"] = options["omniscient"]["seconds"] = args.seconds
+def _budgets(args: argparse.Namespace) -> dict[str, float]:
+    """`--nodes` and `--samples` for a game's own tournament (its thinking bots' work
+    budgets)."""
+    budgets: dict[str, float] = {}
+    if args.nodes is not None:
+        if args.nodes < 1:
+            raise CommandError("--nodes must be at least 1")
+        budgets["nodes"] = args.nodes
     if args.samples is not None:
         if args.samples < 1:
             raise CommandError("--samples must be at least 1")
-        options["pimc"]["samples"] = args.samples
-    # pimc on the behaviour posterior (and its flat ablation): the same budget as pimc
-    options["pimc-behaviour"] = options["pimc-flat"] = options["pimc"]
-    return options
+        budgets["samples"] = args.samples
+    return budgets
 
 
 def _progress(done: int, total: int) -> None:
@@ -82,29 +81,30 @@ def run_command(args: argparse.Namespace) -> int:
         raise CommandError("--team-a and --team-b are required (or --combine REPORT.json ...)")
     if args.matches < 2 or args.matches % 2:
         raise CommandError("--matches must be a positive even number (mirrored pairs)")
-    if args.target < 1:
-        raise CommandError("--target must be at least 1")
     if args.workers is not None and args.workers < 1:
         raise CommandError("--workers must be at least 1")
+    registry: Registry = args.games
+    if args.variant is None:
+        args.variant = registry.default_variant()
     try:
-        game = args.games.game_of_variant(args.variant)
+        game = registry.game_of_variant(args.variant)
     except UnknownGame as error:
         raise CommandError(str(error)) from None
     options = chosen_options(args, game.variants()[args.variant])  # checked for every game
-    if game.name != DOMINOES.name:
+    own = game.capabilities.tournament
+    if own is None:
         return _arena(args, game, options)
     for name in (args.team_a, args.team_b):
-        if name not in BOTS:
-            raise CommandError(f"no bot {name!r} for dominoes (known: {', '.join(sorted(BOTS))})")
+        if name not in own.bots:
+            raise CommandError(f"no bot {name!r} for {game.name} (known: "
+                               f"{', '.join(sorted(own.bots))})")
     workers = args.workers or os.cpu_count() or 1
-    schedule = specs(args.team_a, args.team_b, args.matches, args.seed, args.target,
-                     _options(args), args.variant)
-    outcomes = run(schedule, workers=min(workers, len(schedule)), progress=_progress)
-    figures = report(outcomes, args.team_a, args.team_b, args.variant)
+    figures = own.play(args.variant, args.team_a, args.team_b, args.matches, args.seed,
+                       options, _budgets(args), workers, _progress)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
-        print(_text(figures, args))
+        print(own.describe(figures, args.seed, options))
     return 0
 
 
@@ -115,7 +115,7 @@ def _arena(args: argparse.Namespace, game: Game, options: dict[str, Any]) -> int
         if name not in known:
             raise CommandError(f"no bot {name!r} for {game.name} (known: {', '.join(known)})")
     result = arena(game, args.variant, args.team_a, args.team_b, args.matches // 2, args.seed,
-                   {"target": args.target, **options}).to_dict()
+                   options).to_dict()
     result["options"] = options
     if args.json:
         print(json.dumps(result, indent=2))
@@ -144,34 +144,30 @@ def _combine(args: argparse.Namespace) -> int:
             raise CommandError(str(error)) from error
         print(json.dumps(figures, indent=2))
         return 0
+    own = _tournament_of(reports, args.games)
     try:
-        figures = pool(reports)
-    except PoolError as error:
+        figures = own.pool(reports)
+    except ValueError as error:
         raise CommandError(str(error)) from error
     print(json.dumps(figures, indent=2))
     return 0
 
 
+def _tournament_of(reports: list[dict[str, Any]], games: Registry) -> Tournament:
+    """The game's own tournament that wrote these reports, from the variant they name (a
+    report that names none was written before there were several: the default game's)."""
+    variants = {r.get("variant") for r in reports if isinstance(r, dict)}
+    variant = next(iter(variants)) if len(variants) == 1 else None
+    try:
+        game = games.game_of_variant(variant) if isinstance(variant, str) else games.game(None)
+    except UnknownGame as error:
+        raise CommandError(str(error)) from None
+    own = game.capabilities.tournament
+    if own is None:
+        raise CommandError(f"these are not reports of a tournament {game.name} declares")
+    return own
+
+
 def count(n: int, one: str, many: str | None = None) -> str:
     """`n` things in words: "1 hand", "2 hands" ("1 match", "3 matches" with `many`)."""
     return f"{n} {one if n == 1 else many or one + 's'}"
-
-
-def _text(figures: dict, args: argparse.Namespace) -> str:
-    lines = [
-        f"{figures['variant']}: {count(figures['matches'], 'match', 'matches')} "
-        f"({count(figures['pairs'], 'mirrored pair')}, {count(figures['hands'], 'hand')}), "
-        f"target {args.target}, seed {args.seed}"
-    ]
-    for key in ("a", "b"):
-        side = figures[key]
-        lo, hi = side["ci95"]
-        plo, phi = side["points_per_hand_ci95"]
-        p50, p95 = side["decision_ms_p50"], side["decision_ms_p95"]
-        timing = "no decisions" if p50 is None else f"decision p50 {p50:.2f} ms, p95 {p95:.2f} ms"
-        lines.append(
-            f"team {key.upper()} {side['bot']:<10} wins {side['wins']:>4} "
-            f"({100 * side['win_rate']:.1f}%, 95% CI {100 * lo:.1f}-{100 * hi:.1f}%)  "
-            f"points/hand {side['points_per_hand']:.2f} [{plo:.2f}, {phi:.2f}]  {timing}"
-        )
-    return "\n".join(lines)

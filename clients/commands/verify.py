@@ -2,12 +2,12 @@
 
 `verify --db PATH` checks every stream's hash chain and re-decides every stored match, by
 the rules of the game each match names (`Game.check_log`).
-`verify FILE.jsonl ...` checks log files instead. For dominoes a file may be a referee's
-export, or a seat's or a spectator's own (redacted) log: each finished hand's revealed seed
-must hash to its commitment and deal exactly what the log shows, and every finished hand is
-re-decided — a player who holds only their own export can so check that the deals were fixed
-in advance. Other games' files must be the referee's log (re-decided by the game's checker);
-their seats' own exports are refused with a clear error, not mistaken for forgeries.
+`verify FILE.jsonl ...` checks log files instead, of any game: a referee's export, or a
+seat's or a spectator's own (redacted) log. Each deal's revealed seed must hash to the
+commitment published before it and deal exactly what the log shows, and every move is
+re-decided (games.fairness.proof) — a player who holds only their own export can so check
+that the deals were fixed in advance. A log whose deals were never committed (Uno's and
+Clue's before they were) is refused with a clear error unless it is the referee's own.
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from pathlib import Path
 
 from archive.matches import ArchiveError, MatchLog, load_match_log, match_ids
 from clients.cli import CommandError, NotForThisGame
-from clients.log_file import audiences, is_dominoes, read_log
+from clients.log_file import read_log
 from clients.store_option import add_db_option, open_store
-from games.dominoes.validate import LogProblem as DominoesLogProblem
-from games.dominoes.validate import PublicLogCheck, check_public_log
-from games.interface import SPECTATOR, LogProblem
+from games.fairness.dealing import dealing_of
+from games.fairness.proof import Proof, Unprovable, audience_of, prove
+from games.interface import REFEREE, LogProblem
 from games.registry import Registry
 from storage import EventStore, StorageError, store_url
-from storage.keys import ENV_KEY_FILE, read_key
+from storage.keys import ENV_KEY_FILE, StoreKeyError, UnsealedStore, read_key
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,8 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="check hash chains and rules of every stored match, or of JSONL log files",
         description="Without FILE: every match in --db (hash chains, then every move "
         "re-decided). With FILE(s): those logs, which may be a seat's or a spectator's own "
-        "export for dominoes (seeds revealed at each hand's end prove the deals); --db is "
-        "then not used.",
+        "export of any game (the seeds revealed after each deal prove it); --db is then "
+        "not used.",
     )
     parser.add_argument("files", nargs="*", type=Path, metavar="FILE.jsonl",
                         help="log files to check instead of the store")
@@ -54,17 +54,29 @@ def run(args: argparse.Namespace) -> int:
 
 def _open(db: str, key_file: Path | None) -> EventStore:
     if key_file is None:
-        return open_store(db)
-    open_store(db).close()  # the same clear errors for a missing store
+        return open_store(db, key_errors=True)
+    open_store(db, key_errors=True).close()  # the same clear errors for a missing store
     try:
         return EventStore(store_url(db), key=read_key(key_file))
+    except StoreKeyError:
+        raise
     except StorageError as error:
         raise CommandError(str(error)) from None
 
 
+STRIPPED = ("seal (no stream head is sealed, yet this store has a key: its seals were "
+            "stripped, or it was never sealed; its history may have been rewritten)")
+
+
 def _verify_store(db: str, games: Registry, key_file: Path | None = None) -> int:
     checked = 0
-    with _open(db, key_file) as store:
+    try:
+        opened = _open(db, key_file)
+    except StoreKeyError as error:
+        print(f"BAD {db}: " + (STRIPPED if isinstance(error, UnsealedStore)
+                               else f"seal ({error})"))
+        return 1
+    with opened as store:
         for info in store.streams():
             report = store.verify_chain(info.stream)
             if not report.ok:
@@ -96,9 +108,8 @@ def _verify_files(files: list[Path], games: Registry) -> int:
     for path in files:
         log = read_log(path, games)
         try:
-            summary = _check_dominoes_file(log) if is_dominoes(log.game) \
-                else _check_referee_file(path, log)
-        except (LogProblem, DominoesLogProblem) as problem:
+            summary = _check_file(path, log)
+        except LogProblem as problem:
             print(f"BAD {path}: {problem}")
             bad += 1
             continue
@@ -106,49 +117,51 @@ def _verify_files(files: list[Path], games: Registry) -> int:
     return 1 if bad else 0
 
 
-def _check_dominoes_file(log: MatchLog) -> str:
-    return _summary(check_public_log(log.events))
+def _check_file(path: Path, log: MatchLog) -> str:
+    """Any audience's log proved from its seeds; a game that declares no fair dealing: the
+    referee's log re-decided by the game's checker."""
+    if dealing_of(log.game) is None:
+        return _check_referee_file(path, log)
+    try:
+        return _summary(log, prove(log.game, log.events))
+    except Unprovable as why:
+        raise NotForThisGame(f"{path}: cannot be proved fair: {why}") from None
 
 
 def _check_referee_file(path: Path, log: MatchLog) -> str:
-    """Any other game: the referee's log, re-decided. A log its checker refuses that is
-    exactly some seat's (or a spectator's) view was never the referee's: say so, typed."""
     try:
         log.game.check_log(log.events)
     except LogProblem:
-        owner = _whose_view(log)
-        if owner is not None:
+        owner = audience_of(log.game, log.events)
+        if owner != REFEREE:
             raise NotForThisGame(
-                f"{path}: verify of a seat's own export is only available for dominoes "
-                f"(this is {owner}'s view of a {log.game.name} match)") from None
+                f"{path}: {log.game.name} declares no fair dealing, so only the referee's log "
+                f"can be checked (this is {owner}'s view)") from None
         raise
     first = log.game.event_to_dict(log.events[0])
     return (f"{log.game.name} match {first.get('match_id')}, every move up to seq "
             f"{log.events[-1].seq} re-decided")
 
 
-def _whose_view(log: MatchLog) -> str | None:
-    """The spectator or seat this log is the exact view of, if any (redacted events stay
-    what they are when viewed again by the same audience; a referee's log with hidden
-    information changes under every such view). The spectator is tried first: a spectator's
-    log, which hides every hand, is also unchanged by a seat's view."""
-    game = log.game
-    logged = [game.event_to_dict(e) for e in log.events]
-    known = audiences(log, referee=False) or ()
-    for audience in sorted(known, key=lambda a: a != SPECTATOR):
-        if all(game.event_to_dict(game.view(e, audience)) == d
-               for e, d in zip(log.events, logged, strict=True)):
-            return audience
-    return None
-
-
-def _summary(report: PublicLogCheck) -> str:
-    match = f"match {report.state.match_id}" if report.state else "match"
-    seen = (", ".join(report.own_seats) + " dealt as the seeds say") if report.own_seats \
-        else "no hand visible"
-    text = (f"{match}, {report.hands_proved} hands proved from their seeds ({seen}), every "
-            f"move up to seq {report.proved_upto} re-decided")
-    if report.open_hand is not None:
-        text += (f"; hand {report.open_hand} is still in play and its seed is not revealed "
-                 "yet: folded only")
+def _summary(log: MatchLog, proof: Proof) -> str:
+    first = log.game.event_to_dict(log.events[0])
+    parts = []
+    if proof.deals or not proof.uncommitted:
+        parts.append(f"{_count(proof.deals, 'deal')} proved from "
+                     f"{'its committed seed' if proof.deals == 1 else 'their committed seeds'}")
+    if proof.derived:
+        parts.append(f"{_count(proof.derived, 'later shuffle')} fixed by them")
+    if proof.uncommitted:
+        parts.append(f"{_count(proof.uncommitted, 'shuffle')} re-made from the seeds the log "
+                     f"holds (its scheme, {proof.scheme}, committed none)")
+    parts.append(f"every move up to seq {proof.upto} re-decided")
+    text = (f"{log.game.name} match {first.get('match_id')} ({proof.audience}'s log), "
+            + ", ".join(parts))
+    if proof.open_at is not None:
+        text += (f"; the deal at seq {proof.open_at} is still in play and its seed is not "
+                 "revealed yet: folded only")
     return text
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")

@@ -17,6 +17,7 @@ import signal
 import socket
 
 from clients.cli import CommandError
+from clients.commands.serve import private_bus
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,6 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--lease-seconds", type=float, default=5.0,
                         help="how long a silent worker keeps its partitions before the "
                              "others take them over (default: %(default)s)")
+    parser.add_argument("--insecure-bus", action="store_true",
+                        help="run without a broker login or a signing key (refused "
+                             "otherwise): only for a broker nobody else can reach; logged at "
+                             "WARNING")
     parser.add_argument("--name", help="client id (default: worker-HOST-PID-RANDOM)")
     parser.add_argument("--log-level", default="INFO")
     parser.set_defaults(handler=run)
@@ -43,15 +48,12 @@ def run(args: argparse.Namespace) -> int:
     from clients.store_option import open_store
     from server.beliefs.worker_service import InferenceService, Partitions, SoleWorker
     from server.cluster.partitions import PartitionLeases
-    from server.feeds.topics import Topics, parse_mqtt_url
+    from server.feeds.topics import Topics
     from server.logs import configure
     from storage import store_url
 
     configure(args.log_level.upper())
-    try:
-        parse_mqtt_url(args.mqtt)
-    except ValueError as error:
-        raise CommandError(str(error)) from error
+    private_bus(args.mqtt, args.insecure_bus, "worker")
     if args.partitions < 1 or args.lease_seconds <= 0:
         raise CommandError("--partitions must be >= 1 and --lease-seconds > 0")
     name = args.name or f"worker-{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"

@@ -23,7 +23,7 @@ from typing import Any
 from clients.python.client import DominoClient
 from clients.python.loadtest import fetch_health, health_url, local_server, percentile
 from clients.python.seat_view import SeatView
-from server.protocol import BeliefMessage, EventMessage
+from protocol import BeliefMessage, EventMessage
 
 
 async def _my_turn(client: DominoClient, view: SeatView) -> None:

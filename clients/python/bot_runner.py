@@ -26,10 +26,10 @@ from websockets.exceptions import WebSocketException
 from clients.python.client import DominoClient, ServerError
 from games.dominoes.commands import Move
 from games.dominoes.events import Event, Passed, TilePlayed, parse_event
+from games.dominoes.seat_view import SeatView
+from games.dominoes.strategy.bots import Bot
 from games.dominoes.tiles import Seat
-from server.protocol import EventMessage, ServerMessage
-from strategy.bots import Bot
-from strategy.view import SeatView
+from protocol import EventMessage, ServerMessage
 
 STALE_VIEW_CODES = frozenset({"not_your_turn", "illegal_move", "wrong_phase"})
 """Refusals that mean the view was behind the table (e.g. a stand-in played meanwhile)."""
@@ -106,7 +106,8 @@ class BotRunner:
         state = self.view.state
         assert state is not None
         return RunnerResult(self.table_id, self.seat, self.bot.name, self.moves, self.refused,
-                            self.resumes, dict(state.scores), state.winner,
+                            self.resumes, {side: n for side, n in state.scores.items()},
+                            state.winner,
                             list(self.view.events))
 
     @property

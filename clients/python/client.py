@@ -2,7 +2,7 @@
 
 Requests get an id and wait for the reply carrying it; everything else (events, beliefs,
 errors without an id) goes to `feed`, in arrival order, or to `on_message` if set.
-Messages are parsed with the server's own pydantic models (server.protocol).
+Messages are parsed with the wire's own pydantic models (the protocol package).
 """
 
 from __future__ import annotations
@@ -17,11 +17,13 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from server.protocol import (
+from protocol import (
     Ack,
     AdviceMessage,
     Advise,
     BeliefMessage,
+    Chat,
+    ChatMessage,
     ClientMessage,
     CreateTable,
     ErrorMessage,
@@ -42,11 +44,12 @@ from server.protocol import (
     Watching,
     parse_server,
 )
+from protocol.fields import Reply
 
 _BELIEF_PREFIX = '{"type":"belief"'
 _REPLY_TYPES = frozenset(
     {"table_created", "tables", "joined", "resumed", "watching", "ack", "left", "advice",
-     "odds_belief", "error"}
+     "odds_belief", "chat_message", "error"}
 )
 
 
@@ -99,11 +102,14 @@ class DominoClient:
     async def _read(self) -> None:
         try:
             async for text in self.ws:
-                if self.trust_beliefs and text.startswith(_BELIEF_PREFIX):
+                message: ServerMessage
+                if (self.trust_beliefs and isinstance(text, str)
+                        and text.startswith(_BELIEF_PREFIX)):
                     message = BeliefMessage.model_construct(**json.loads(text))
                 else:
                     message = parse_server(text)
-                if message.type in _REPLY_TYPES and message.id is not None:
+                if (isinstance(message, Reply) and message.type in _REPLY_TYPES
+                        and message.id is not None):
                     future = self._pending.pop(message.id, None)
                     if future is not None:
                         if not future.done():
@@ -144,7 +150,7 @@ class DominoClient:
             raise ServerError(reply)
         return reply
 
-    async def next_message(self, timeout: float = 10) -> ServerMessage:
+    async def next_message(self, timeout: float | None = 10) -> ServerMessage:
         """The next message, or TimeoutError after `timeout` seconds. `asyncio.timeout`, not
         `wait_for`: no Task per call (a paced load test's seats wait this way over a
         thousand times a second)."""
@@ -155,8 +161,8 @@ class DominoClient:
 
     async def create_table(
         self,
-        variant: str = "partnership-6",
-        target: int = 100,
+        variant: str | None = None,
+        target: int | None = None,
         bots: dict[str, str] | None = None,
         **extra: Any,
     ) -> str:
@@ -184,6 +190,12 @@ class DominoClient:
     async def watch(self, table_id: str, after_seq: int = 0) -> Watching:
         reply = await self.request(Watch(table_id=table_id, after_seq=after_seq))
         assert isinstance(reply, Watching)
+        return reply
+
+    async def chat(self, table_id: str, text: str) -> ChatMessage:
+        """Say `text` at a table this connection is attached to; the line as stored."""
+        reply = await self.request(Chat(table_id=table_id, text=text))
+        assert isinstance(reply, ChatMessage)
         return reply
 
     async def play(

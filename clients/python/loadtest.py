@@ -32,14 +32,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from clients.python.client import DominoClient, ServerError
-from clients.python.seat_view import SeatView
+from clients.python.lean_client import LeanBelief, LeanClient, LeanEvent
 from games.dominoes.variants import DEFAULT_VARIANT
 from games.interface import table_seats
 from games.registry import GAMES, Registry
-from server.protocol import BeliefMessage, EventMessage
+from protocol import BeliefMessage
 
 RATE_LIMITED = "rate_limited"
 RATE_LIMIT_PAUSE = 0.05
@@ -129,19 +129,37 @@ class BeliefTracker:
 
 
 class Deadline:
-    """When play stops; movable (a paced ramp stops every table at once when it is done)."""
+    """When play stops; movable (a paced ramp stops every table at once when it is done).
+    A seat waits for its next message, its think time or this, whichever comes first (no
+    polling): `stop` wakes every waiting seat through the callbacks given to `on_stop`."""
 
     def __init__(self, at: float) -> None:
         self.at = at
+        self._wakers: list[Callable[[], None]] = []
 
     def passed(self) -> bool:
         return time.monotonic() > self.at
+
+    def left(self) -> float | None:
+        """Seconds until play stops (None: not set)."""
+        return None if self.at == float("inf") else max(0.0, self.at - time.monotonic())
+
+    def on_stop(self, wake: Callable[[], None]) -> None:
+        self._wakers.append(wake)
+
+    def stop(self) -> None:
+        self.at = 0.0
+        for wake in self._wakers:
+            wake()
+
+
+WAKE = object()
+"""Put in a seat's feed to make it look at the clock (Deadline.stop)."""
 
 
 async def _seat(
     client: DominoClient,
     table_id: str,
-    view: SeatView,
     tracker: BeliefTracker,
     figures: Figures,
     deadline: Deadline,
@@ -151,57 +169,56 @@ async def _seat(
     """Play one seat (any game: random legal moves through the generic `move` message) until
     its match ends (True) or time is up (False).
 
-    `pace`: the seat thinks before each move, an exponential time with this mean (drawn
-    from `rng`, so seeded), reading its feed meanwhile (so beliefs are timed on arrival,
-    not when the seat has finished thinking)."""
-    seat = view.seat
-    acted_at = -1
+    The seat acts on what the server offers it: an event after which the seat is to act
+    carries its legal moves (clients/python/lean_client.py), so the generator neither
+    validates nor folds the events. `pace`: the seat thinks before each move, an
+    exponential time with this mean (drawn from `rng`, so seeded), waiting meanwhile for
+    its feed (beliefs are timed on arrival by `time_beliefs_on_arrival`, not here)."""
+    feed = client.feed
+    offer: list[dict[str, Any]] | None = None
+    """The moves offered on the latest event (None: not this seat's turn)."""
     move_at: float | None = None
-    while not view.finished:
-        if move_at is not None and not (view.my_turn() and view.last_seq > acted_at):
-            move_at = None  # the turn moved on while thinking (a hand ended): think afresh
-        wait = 0.5 if move_at is None else min(0.5, move_at - time.monotonic())
-        message: object = None
-        if not client.feed.empty():
-            message = client.feed.get_nowait()
-        elif wait > 0:
-            try:
-                message = await client.next_message(timeout=wait)
-            except TimeoutError:
-                if deadline.passed():
-                    return False
-        if isinstance(message, EventMessage):
-            view.apply(message)
-        elif isinstance(message, BeliefMessage) and message.table_id == table_id:
-            tracker.belief(seat, message.seq)
-        if view.my_turn() and view.last_seq > acted_at and client.feed.empty():
+    while True:
+        message: Any = feed.get_nowait() if not feed.empty() else None
+        if message is None:
             if deadline.passed():
                 return False
-            if pace is not None:
-                if move_at is None:
-                    move_at = time.monotonic() + rng.expovariate(1.0 / pace)
-                if time.monotonic() < move_at:
+            now = time.monotonic()
+            if offer is not None and pace is not None and move_at is None:
+                move_at = now + rng.expovariate(1.0 / pace)
+            if offer is None or (move_at is not None and now < move_at):
+                wait = deadline.left()
+                if move_at is not None:
+                    wait = move_at - now if wait is None else min(wait, move_at - now)
+                try:
+                    message = await client.next_message(timeout=wait)
+                except TimeoutError:
                     continue
-            move_at = None
-            acted_at = view.last_seq
-            move = view.random_wire_move(rng)
-            if move is None:
+            else:
+                payload, offered = rng.choice(offer), offer
+                offer = move_at = None
+                sent = time.perf_counter()
+                try:
+                    ack = await client.move(table_id, payload)
+                except ServerError as error:
+                    if error.code == RATE_LIMITED:  # nothing was done: wait, then again
+                        figures.rate_limited += 1
+                        offer = offered
+                        await asyncio.sleep(RATE_LIMIT_PAUSE)
+                    else:
+                        figures.refused += 1  # an offer overtaken (a hand just ended)
+                    continue
+                figures.ack_ms.append((time.perf_counter() - sent) * 1000)
+                figures.moves += 1
+                tracker.acked(ack.seq, sent)
                 continue
-            sent = time.perf_counter()
-            try:
-                ack = await client.move(table_id, move)
-            except ServerError as error:
-                if error.code == RATE_LIMITED:  # nothing was done: wait, then the same move
-                    figures.rate_limited += 1
-                    acted_at = -1
-                    await asyncio.sleep(RATE_LIMIT_PAUSE)
-                else:
-                    figures.refused += 1  # a view one message behind (a hand just ended)
-                continue
-            figures.ack_ms.append((time.perf_counter() - sent) * 1000)
-            figures.moves += 1
-            tracker.acked(ack.seq, sent)
-    return True
+        if isinstance(message, LeanEvent) and message.table_id == table_id:
+            if message.type == "match_ended":
+                return True
+            if message.legal_moves is None:
+                offer = move_at = None  # the turn moved on (a hand ended): think afresh
+            else:
+                offer = message.legal_moves
 
 
 def time_beliefs_on_arrival(client: DominoClient, table_id: str, tracker: BeliefTracker,
@@ -210,23 +227,27 @@ def time_beliefs_on_arrival(client: DominoClient, table_id: str, tracker: Belief
     seat's loop next reads its feed: a seat awaiting its own move's ack read a belief that
     came meanwhile only after the ack, so a belief ~30 ms behind the commit was recorded up
     to an ack time late (the deployment's beliefs; in one process they beat the next move).
-    Every message still goes to the feed, as before."""
-    feed = client.feed
+    Beliefs stop here (the seat's loop has no use for them: one wake-up fewer per belief);
+    everything else goes to the feed."""
+    feed = cast(asyncio.Queue[Any], client.feed)
 
-    def arrived(message: object) -> None:
-        if isinstance(message, BeliefMessage) and message.table_id == table_id:
-            tracker.belief(seat, message.seq)
-        feed.put_nowait(message)  # type: ignore[arg-type]
+    def arrived(message: Any) -> None:
+        if isinstance(message, LeanBelief | BeliefMessage):
+            if message.table_id == table_id:
+                tracker.belief(seat, message.seq)
+            return
+        feed.put_nowait(message)
 
-    client.on_message = arrived  # type: ignore[assignment]
+    client.on_message = arrived
 
 
 async def settle_beliefs(
     clients: list[DominoClient], seats: tuple[str, ...], table_id: str, tracker: BeliefTracker,
     wait: float,
 ) -> int:
-    """Read each seat's feed until it has the beliefs every acked move is owed, for at most
-    `wait` seconds (a seat stops reading at match_ended, but beliefs come after the event).
+    """Until each seat has the beliefs every acked move is owed, for at most `wait` seconds
+    (a seat stops playing at match_ended, but beliefs come after the event): they arrive
+    through `time_beliefs_on_arrival`, or, where no one set it, in the seat's feed.
     Returns how many moves' beliefs never arrived (also added to the figures)."""
     deadline = time.monotonic() + wait
 
@@ -236,14 +257,18 @@ async def settle_beliefs(
             if left <= 0:
                 return
             try:
-                message = await client.next_message(timeout=min(0.5, left))
+                message: Any = await client.next_message(timeout=min(SETTLE_POLL, left))
             except TimeoutError:
                 continue
-            if isinstance(message, BeliefMessage) and message.table_id == table_id:
+            if isinstance(message, LeanBelief | BeliefMessage) and message.table_id == table_id:
                 tracker.belief(seat, message.seq)
 
     await asyncio.gather(*(read(s, c) for s, c in zip(seats, clients, strict=True)))
     return tracker.give_up()
+
+
+SETTLE_POLL = 0.05
+"""Seconds between two looks at a settling seat's tracker (its beliefs arrive beside)."""
 
 
 async def play_table(url: str, spectators: int, figures: Figures, deadline: Deadline, seed: int,
@@ -254,10 +279,12 @@ async def play_table(url: str, spectators: int, figures: Figures, deadline: Dead
     rng = random.Random(seed)
     game = games.game_of_variant(variant)
     seats = table_seats(game, variant, options)  # table options may decide them (Clue)
-    clients = [await DominoClient.connect(url, trust_beliefs=True) for _ in seats]
-    watchers = [await DominoClient.connect(url, trust_beliefs=True) for _ in range(spectators)]
+    clients: list[DominoClient] = [await LeanClient.connect(url) for _ in seats]
+    watchers = [await LeanClient.connect(url) for _ in range(spectators)]
     for watcher in watchers:  # spectators read and drop what they are sent
         watcher.on_message = _drop
+    for client in clients:
+        deadline.on_stop(partial(cast(asyncio.Queue[Any], client.feed).put_nowait, WAKE))
     tracker = BeliefTracker(figures, seats)
     try:
         while not deadline.passed():
@@ -266,18 +293,18 @@ async def play_table(url: str, spectators: int, figures: Figures, deadline: Dead
                                                      options=options or {}))
             for watcher in watchers:
                 await _paced(figures, partial(watcher.watch, table_id))
-            for seat, client in zip(seats, clients, strict=True):
-                await _paced(figures, partial(client.join, table_id, seat, name=f"load-{seat}"))
             tracker.reset()
             for seat, client in zip(seats, clients, strict=True):
                 time_beliefs_on_arrival(client, table_id, tracker, seat)
+            for seat, client in zip(seats, clients, strict=True):
+                await _paced(figures, partial(client.join, table_id, seat, name=f"load-{seat}"))
             if seated is not None:
                 seated.set()
             done = await asyncio.gather(
                 *(
-                    _seat(c, table_id, SeatView(s, game), tracker, figures, deadline,
+                    _seat(c, table_id, tracker, figures, deadline,
                           random.Random(rng.random()), pace)
-                    for s, c in zip(seats, clients, strict=True)
+                    for c in clients
                 )
             )
             if all(done):
@@ -388,6 +415,7 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
             (after.get("inference_cpu_seconds", 0) - before.get("inference_cpu_seconds", 0))
             * 1000 / figures.moves, 3
         ) if figures.moves else None,
+        "server_stage_ms_per_move": stage_ms_per_move(before, after, figures.moves),
         "server_cpu_pct": round(100 * (after.get("cpu_seconds", 0)
                                        - before.get("cpu_seconds", 0)) / wall, 1),
         "generator_cpu_pct": round(100 * generator_cpu / wall, 1),
@@ -402,6 +430,50 @@ async def run_load(url: str, tables: int, spectators: int, seconds: float, *,
         "server_events": after.get("events", 0) - before.get("events", 0),
         "server_cluster": after.get("cluster"),
     }
+
+
+STAGE_NAMES = {
+    "parse": "frame parse",
+    "actor": "actor (decide, fold)",
+    "fanout": "fan-out and sends",
+    "belief_out": "belief: to inference",
+    "belief_in": "belief: back and sent",
+    "loop_rest": "loop, outside stages",
+    "other_threads": "commit (store thread)",
+    "inference": "inference processes",
+}
+"""What the server's stages are called in a report (server/stages.py)."""
+
+
+def stage_ms_per_move(before: dict[str, Any], after: dict[str, Any],
+                      moves: int) -> dict[str, float] | None:
+    """The server's CPU per move by stage between two /healthz answers (`stage_cpu_seconds`:
+    server/stages.py), with what the loop spent outside the stages (`loop_rest`), the
+    other threads' (the store's commits) and the inference processes'. None for a server
+    that does not count stages (an older tree)."""
+    first, last = before.get("stage_cpu_seconds"), after.get("stage_cpu_seconds")
+    if not first or not last or not moves:
+        return None
+    delta = {key: (last[key] - first.get(key, 0.0)) * 1000 / moves for key in last}
+    reads = delta.pop("reads", 0.0) / 1000  # clock reads per move
+    out = {key: round(delta[key], 4) for key in STAGE_NAMES if key in delta}
+    out["loop_rest"] = round(delta["loop"] - sum(
+        delta[key] for key in delta if key not in ("loop", "other_threads")), 4)
+    out["clock_reads"] = round(reads, 1)
+    out["inference"] = round((after.get("inference_cpu_seconds", 0.0)
+                              - before.get("inference_cpu_seconds", 0.0)) * 1000 / moves, 4)
+    out["total"] = round(delta["loop"] + delta["other_threads"] + out["inference"], 4)
+    return out
+
+
+def stage_lines(stages: dict[str, float] | None) -> list[str]:
+    """The server's CPU per move by stage, one line each (nothing for an older server)."""
+    if not stages:
+        return []
+    return ["server CPU per move by stage (ms)"] + [
+        f"  {STAGE_NAMES[key]:<26}{stages[key]:.4f}" for key in STAGE_NAMES if key in stages
+    ] + [f"  {'all (server + inference)':<26}{stages['total']:.4f}  (with the stage clock's "
+         f"own {stages.get('clock_reads')} reads per move, ~2 us each)"]
 
 
 IDLE_WINDOW = 10.0
@@ -471,7 +543,8 @@ class Deployment:
 
 @contextlib.contextmanager
 def local_server(deployment: Deployment | None = None,
-                 workers_report: dict[str, Any] | None = None) -> Any:
+                 workers_report: dict[str, Any] | None = None,
+                 serve_args: list[str] | None = None) -> Any:
     """A server subprocess on a free port; yields its ws URL.
 
     Default: a temporary SQLite file and in-process inference. With a Deployment: the
@@ -489,6 +562,8 @@ def local_server(deployment: Deployment | None = None,
             "--db", str(Path(tmp) / "load.sqlite3"), "--bot-delay", "0", "--hand-pause", "0",
             "--log-level", "WARNING",
             "--tables-per-address", "1000000",  # every load-test table comes from 127.0.0.1
+            "--connections-per-address", "1000000",  # and every one of its clients
+            *(serve_args or []),
         ]
         workers: list[subprocess.Popen] = []
         worker_log = Path(tmp) / "workers.log"
@@ -497,11 +572,16 @@ def local_server(deployment: Deployment | None = None,
             db = cleanup.enter_context(fresh_schema(deployment.db))
             cleanup.callback(_clear_retained, deployment.mqtt, prefix)
             command[command.index("--db") + 1] = db
-            command += ["--mqtt", deployment.mqtt, "--topic-prefix", prefix]
+            # a broker given without a login and key (a loopback test broker) is allowed, and
+            # the processes say so (server/feeds/plane.py)
+            from server.feeds.plane import bus_exposure
+
+            open_bus = ["--insecure-bus"] if bus_exposure(deployment.mqtt) else []
+            command += ["--mqtt", deployment.mqtt, "--topic-prefix", prefix, *open_bus]
             with worker_log.open("a") as sink:
                 workers = [subprocess.Popen(
                     [sys.executable, "-m", "clients.cli", "worker", "--mqtt", deployment.mqtt,
-                     "--db", db, "--topic-prefix", prefix, "--log-level", "INFO"],
+                     "--db", db, "--topic-prefix", prefix, "--log-level", "INFO", *open_bus],
                     cwd=ROOT, stderr=sink) for _ in range(deployment.workers)]
             _wait_for_spread(db, workers, deployment.workers)
             if workers_report is not None:
@@ -656,6 +736,7 @@ def report(figures: dict[str, Any]) -> str:
             f"server RSS             {figures['server_rss_mb']} MB, "
             f"{figures['server_rss_per_table_kb']} KB per table",
             *_bus_lines(figures),
+            *stage_lines(figures.get("server_stage_ms_per_move")),
             *_stage_lines(figures),
         ]
     )

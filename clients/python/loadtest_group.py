@@ -99,7 +99,8 @@ class TableGroup:
             seated=event, options=config.options))
             for seed, event in zip(seeds, seated, strict=True)]
         waiting = asyncio.ensure_future(asyncio.gather(*(e.wait() for e in seated)))
-        await asyncio.wait([waiting, *self.tasks], return_when=asyncio.FIRST_COMPLETED)
+        watched: list[asyncio.Future[Any]] = [waiting, *self.tasks]
+        await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
         failed = [t for t in self.tasks if t.done()]  # tables play until the deadline
         if failed:
             waiting.cancel()
@@ -121,7 +122,7 @@ class TableGroup:
     async def stop(self) -> None:
         if self._lagging is not None:
             self._lagging.cancel()
-        self.deadline.at = 0.0  # every seat stops at its next look at the clock
+        self.deadline.stop()  # every seat is woken and stops
         await asyncio.gather(*self.tasks, return_exceptions=True)
 
     async def _lag(self) -> None:

@@ -22,6 +22,8 @@ from clients.python.loadtest import (
     process_cpu_seconds,
     process_wait_seconds,
     settle_time,
+    stage_lines,
+    stage_ms_per_move,
 )
 from clients.python.loadtest_group import Group, GroupConfig, TableGroup, WindowSample
 from clients.python.loadtest_procs import ProcessGroup
@@ -94,6 +96,7 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
             generator_cpu = merged.cpu_s if count == 1 else \
                 merged.cpu_s + time.process_time() - parent_cpu_at
             events = server.get("events", 0) - server_at.get("events", 0)
+            moves = merged.moves
             step = {
                 "tables": tables,
                 "connections": tables * (seats + spectators),
@@ -105,6 +108,13 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
                                         / wall, 1),
                 "generator_cpu_pct": round(100 * generator_cpu / wall, 1),
                 "generator_processes": count,
+                "server_cpu_ms_per_move": per_move(
+                    server["cpu_seconds"] - server_at["cpu_seconds"], moves),
+                "inference_cpu_ms_per_move": per_move(
+                    server.get("inference_cpu_seconds", 0.0)
+                    - server_at.get("inference_cpu_seconds", 0.0), moves),
+                "generator_cpu_ms_per_move": per_move(generator_cpu, moves),
+                "server_stage_ms_per_move": stage_ms_per_move(server_at, server, moves),
                 "server_rss_mb": round(server.get("rss_bytes", 0) / 2**20, 1),
                 "server_loop_lag_ms": server.get("loop_lag_ms"),
                 "server_commit_ms": server.get("commit_ms"),
@@ -157,6 +167,11 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
     }
 
 
+def per_move(seconds: float, moves: int) -> float | None:
+    """CPU seconds as milliseconds per move (None without moves)."""
+    return round(seconds * 1000 / moves, 3) if moves else None
+
+
 def paced_report(figures: dict[str, Any]) -> str:
     lines = [
         f"{figures['variant']}: think time {figures['pace_s']} s (exponential mean); bounds "
@@ -177,6 +192,11 @@ def paced_report(figures: dict[str, Any]) -> str:
             + (f"  workers {step['worker_cpu_ms_per_event']} ms CPU/event "
                f"({step.get('worker_cpu_ms_per_event_less_idle')} less idle)"
                if step.get("worker_cpu_ms_per_event") is not None else ""))
+        lines.append(
+            f"{'':>7}CPU per move: server {step.get('server_cpu_ms_per_move')} ms + inference "
+            f"processes {step.get('inference_cpu_ms_per_move')} ms; this load generator "
+            f"{step.get('generator_cpu_ms_per_move')} ms")
+        lines += [f"{'':>7}{line}" for line in stage_lines(step.get("server_stage_ms_per_move"))]
     lines.append(
         f"held {figures['max_tables_held']} tables ({figures['max_connections_held']} "
         f"connections); stopped by {figures['stopped_by']}; server memory "

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from clients.python.client import DominoClient, ServerError
 from clients.python.seat_view import SeatView
-from server.protocol import EventMessage, ServerMessage
+from protocol import EventMessage, ServerMessage
 
 STALE_VIEW_CODES = frozenset({"not_your_turn", "illegal_move", "wrong_phase"})
 

@@ -12,9 +12,10 @@ from typing import Any
 from games.dominoes.commands import Move
 from games.dominoes.game import DOMINOES
 from games.dominoes.rules import legal_moves
+from games.dominoes.tiles import as_seat
 from games.interface import Game, Seat
 from games.seat_view import SeatFold
-from server.protocol import EventMessage
+from protocol import EventMessage
 
 
 class SeatView(SeatFold):
@@ -27,7 +28,10 @@ class SeatView(SeatFold):
 
     def moves(self) -> list[Move]:
         """Dominoes: the legal plays as tiles and ends (empty when the seat must pass)."""
-        return legal_moves(self.state, self.seat) if self.my_turn() else []  # type: ignore[arg-type]
+        state = self.state
+        if state is None or not self.my_turn():
+            return []
+        return legal_moves(state, as_seat(self.seat))
 
     def random_move(self, rng: random.Random) -> Move | None:
         """Dominoes: a random legal play, or None when the seat must pass (or not its turn)."""

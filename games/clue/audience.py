@@ -1,7 +1,8 @@
 """Redaction per audience: the only gate hidden information passes through.
 
-- `dealt`: each seat sees its own hand and every hand size; the spectator sees sizes only;
-  the envelope and the shuffle's secret are the referee's.
+- `dealt`: each seat sees its own hand, every hand size and the seed's commitment; the
+  spectator sees sizes and the commitment only; the envelope and the seed (`secret`) are the
+  referee's until `match_ended` opens the envelope and reveals the seed.
 - `card_shown`: the card is seen by the suggester it was shown to and by the refuter who
   chose it (their own card); everyone else learns only that a card was shown.
 - `accused`: a wrong accusation shows the envelope to the accuser alone (as in the boxed
@@ -10,13 +11,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from games.clue.events import Accused, CardShown, Dealt
+from games.clue.events import Accused, CardShown, ClueEvent, Dealt
 from games.interface import REFEREE
 
 
-def view(event: Any, audience: str) -> Any:
+def view(event: ClueEvent, audience: str) -> ClueEvent:
     if audience == REFEREE:
         return event
     if isinstance(event, Dealt):

@@ -5,10 +5,10 @@ The model: the envelope is three holders of one card each, each restricted to on
 seats hold their public hand sizes; every deal consistent with what the observer has seen is
 equally likely (how players pick suggestions, and which card a refuter picks, is ignored).
 "Could not refute" strikes a seat from three cards' allowed sets; "showed one of three" and
-"the envelope is not these three" are disjunctions, counted exactly over the class DP
-(`inference.inclusion_exclusion`): by inclusion–exclusion or by disjoint parts, whichever
-needs fewer DP solves. Past `TERM_BUDGET` DP solves either way, the snapshot is an
-estimate from the exact sampler, with its error bar, and says so in `model` and `status`.
+"the envelope is not these three" are disjunctions, counted exactly in one programme over
+the cards whose state carries the open disjunctions (`inference.frontier`). Past
+`WORK_BUDGET` transitions of that programme, the snapshot is an estimate from the exact
+sampler, with its error bar, and says so in `model` and `status`.
 """
 
 from __future__ import annotations
@@ -20,16 +20,20 @@ from fractions import Fraction
 from typing import Any
 
 from games.clue.cards import TYPES
+from games.clue.events import ClueEvent
+from games.clue.fact_lines import fact_groups
 from games.clue.facts import deduce
 from games.clue.knowledge import ENVELOPE, Knowledge
 from inference.classes import Position
 from inference.errors import Infeasible
-from inference.inclusion_exclusion import NotAll, TooManyTerms, count_cheapest, estimate
+from inference.frontier import count_frontier
+from inference.inclusion_exclusion import NotAll, TooManyTerms, estimate
 
 SLOTS = {kind: f"{ENVELOPE}:{kind}" for kind in TYPES}
-TERM_BUDGET = 400
-"""DP solves allowed per update (inclusion–exclusion terms, else disjoint parts) before the
-belief falls back to the labelled sampling estimate: about 2 s at the slowest."""
+WORK_BUDGET = 1_000_000
+"""Transitions (state × holder, forward and backward) of the exact programme allowed per
+update before the belief falls back to the labelled sampling estimate: counted in work, so a
+position gets the same answer on any machine (about 0.4 µs each here)."""
 SAMPLE_DRAWS = 2000
 MODEL = ("uniform over the deals consistent with what this observer has seen "
          "(how players choose suggestions and cards to show is ignored)")
@@ -71,13 +75,14 @@ class Solved:
     probabilities: dict[str, dict[str, Fraction | float]]
     total: int | None = None
     terms: int = 0
+    """The exact programme's work (transitions), reported as `terms`."""
     open_disjunctions: int = 0
     accepted: int = 0
     drawn: int = 0
     half_width: float = 0.0
 
 
-def solve(knowledge: Knowledge, budget: int = TERM_BUDGET, rng: random.Random | None = None
+def solve(knowledge: Knowledge, budget: int = WORK_BUDGET, rng: random.Random | None = None
           ) -> Solved:
     position, constraints = position_of(knowledge)
     holders = position.holders
@@ -89,7 +94,7 @@ def solve(knowledge: Knowledge, budget: int = TERM_BUDGET, rng: random.Random | 
         return out
 
     try:
-        counted = count_cheapest(position, constraints, budget)
+        counted = count_frontier(position, constraints, budget)
     except TooManyTerms:
         sampled = estimate(position, constraints, rng or random.Random(knowledge.seq),
                            SAMPLE_DRAWS)
@@ -108,7 +113,7 @@ class ClueBelief:
     costly = True
     """An update can take seconds (the count grows with the players): off the event loop."""
 
-    def __init__(self, observer: str, budget: int = TERM_BUDGET) -> None:
+    def __init__(self, observer: str, budget: int = WORK_BUDGET) -> None:
         self.knowledge = Knowledge(observer)
         self.budget = budget
         self._cache: tuple[int, Solved | None] | None = None
@@ -117,7 +122,7 @@ class ClueBelief:
     def observer(self) -> str:
         return self.knowledge.observer
 
-    def apply(self, event: Any) -> None:
+    def apply(self, event: ClueEvent) -> None:
         self.knowledge.apply(event)
         self._cache = None
 
@@ -143,16 +148,16 @@ class ClueBelief:
             solved = self.solved()
         except Infeasible as error:
             return {**head, "status": "inconsistent", "error": str(error), "marginals": {}}
-        if solved is None:
+        if solved is None or k.deck is None:  # solved only once dealt, with its deck
             return {**head, "status": "waiting for the deal", "marginals": {}}
-        marginals = {h: {c: float(solved.probabilities[c][h]) for c in k.deck.cards}  # type: ignore[union-attr]
+        marginals = {h: {c: float(solved.probabilities[c][h]) for c in k.deck.cards}
                      for h in k.holders}
         odds = self.envelope_odds()
         envelope_bits = sum(-p * math.log2(p) for row in odds.values() for p in row.values()
                             if 0 < p < 1)
         out = {**head, "marginals": marginals, "envelope": odds,
                "envelope_entropy_bits": round(envelope_bits, 6),
-               "facts": [f.text for f in deduce(k)],
+               **_facts(k, marginals.get(ENVELOPE, {})),
                "hand_sizes": dict(k.hand_sizes),
                "open_disjunctions": solved.open_disjunctions}
         if k.observer in k.hand_sizes:
@@ -166,5 +171,13 @@ class ClueBelief:
                 "model": (f"estimate: {solved.accepted} of {solved.drawn} uniform deals from the "
                           f"exact sampler kept (rejection on {solved.open_disjunctions} "
                           f"disjunctions), each probability ±{solved.half_width:.3f} (95%); "
-                          f"exact counting needs over {self.budget} terms; {MODEL}"),
+                          f"exact counting needs over {self.budget} transitions; {MODEL}"),
                 "error_95": solved.half_width}
+
+
+def _facts(k: Knowledge, envelope: dict[str, float]) -> dict[str, Any]:
+    """The facts as a player reads them: a line per card, then a line per rule (each
+    deduction once), and the same lines grouped (`fact_groups`)."""
+    groups = fact_groups(k, deduce(k), envelope)
+    return {"facts": [c["text"] for c in groups["cards"]] + groups["rules"],
+            "fact_groups": groups}

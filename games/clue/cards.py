@@ -1,8 +1,14 @@
-"""The deck: suspects, weapons and rooms, and the deal a secret shuffles to.
+"""The deck: suspects, weapons and rooms, and the deal a seed shuffles to.
 
 A deck is data (three tuples of card names), so the full game (6 + 6 + 9) and the small deck
 the brute-force proofs run on (3 + 3 + 4) share every rule. Card names are unique across the
 three types, so a card alone says its type.
+
+The deal (sha256-fisher-yates, every match since the scheme was named): the deck in canonical
+order (suspects, weapons, rooms, each as listed) shuffled by games.fairness.shuffle; the first
+suspect, the first weapon and the first room of that order go in the envelope; the other cards,
+in that order, are dealt round the table from the first seat. Older logs name no scheme: their
+deal came from CPython's `random` (`LEGACY`), kept only so their referee logs re-decide.
 """
 
 from __future__ import annotations
@@ -11,6 +17,9 @@ import hashlib
 import random
 from dataclasses import dataclass
 from typing import Literal
+
+from games.fairness.scheme import Scheme
+from games.fairness.shuffle import shuffled
 
 CardType = Literal["suspect", "weapon", "room"]
 TYPES: tuple[CardType, ...] = ("suspect", "weapon", "room")
@@ -69,15 +78,28 @@ class Deal:
     hands: dict[str, tuple[str, ...]]
 
 
-def deal(secret: str, deck: Deck, seats: tuple[str, ...]) -> Deal:
+LEGACY = Scheme("cpython-random-sha256", commits=False)
+"""The deal of logs that name no scheme: CPython's `random`, seeded by sha256 of the secret's
+text; never committed, and not promised to stay the same across Python versions."""
+
+
+def deal(scheme: Scheme, secret: str, deck: Deck, seats: tuple[str, ...]) -> Deal:
     """The deal `secret` shuffles to: one card of each type into the envelope, the rest dealt
     round the table from the first seat. Pure: the same secret always deals the same."""
-    rng = random.Random(hashlib.sha256(secret.encode()).digest())
-    envelope = (rng.choice(deck.suspects), rng.choice(deck.weapons), rng.choice(deck.rooms))
-    rest = [c for c in deck.cards if c not in envelope]
-    rng.shuffle(rest)
+    if scheme.commits:
+        order = shuffled(secret, deck.cards)
+        suspect, weapon, room = (next(c for c in order if c in deck.of_type(kind))
+                                 for kind in TYPES)
+        envelope = (suspect, weapon, room)
+        rest = [c for c in order if c not in envelope]
+    else:
+        rng = random.Random(hashlib.sha256(secret.encode()).digest())
+        envelope = (rng.choice(deck.suspects), rng.choice(deck.weapons), rng.choice(deck.rooms))
+        rest = [c for c in deck.cards if c not in envelope]
+        rng.shuffle(rest)
     hands: dict[str, list[str]] = {s: [] for s in seats}
     for i, card in enumerate(rest):
         hands[seats[i % len(seats)]].append(card)
-    order = {c: i for i, c in enumerate(deck.cards)}
-    return Deal(envelope, {s: tuple(sorted(h, key=order.__getitem__)) for s, h in hands.items()})
+    position = {c: i for i, c in enumerate(deck.cards)}
+    return Deal(envelope, {s: tuple(sorted(h, key=position.__getitem__))
+                           for s, h in hands.items()})

@@ -4,12 +4,12 @@ exactly the logged events (a forged card, a refutation skipped, a wrong envelope
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from games.clue.commands import Accuse, Deal, EndTurn, Show, Start, Suggest
+from games.clue.commands import Accuse, Command, Deal, EndTurn, Show, Start, Suggest
 from games.clue.events import (
     Accused,
     CardShown,
+    ClueEvent,
     Dealt,
     MatchStarted,
     Suggested,
@@ -21,10 +21,11 @@ from games.interface import LogProblem
 from games.redecide import redecide
 
 
-def command_of(event: Any) -> Any | None:
+def command_of(event: ClueEvent) -> Command | None:
     """The command that makes `event` the first of its decision (None: it follows another)."""
     if isinstance(event, MatchStarted):
-        return Start(event.match_id, event.variant, dict(event.players))
+        return Start(event.match_id, event.variant, dict(event.players),
+                     fairness=event.fairness)
     if isinstance(event, Dealt):
         if event.secret is None:
             return None
@@ -40,13 +41,13 @@ def command_of(event: Any) -> Any | None:
     return None
 
 
-def check_log(events: Sequence[Any]) -> None:
+def check_log(events: Sequence[ClueEvent]) -> None:
     """Raise LogProblem at the first event the rules would not have written."""
     if redecide(events, command_of, decide, evolve, no_command=_no_command) is None:
         raise LogProblem(1, "an empty log")
 
 
-def _no_command(event: Any) -> str:
+def _no_command(event: ClueEvent) -> str:
     """Why `event` opens no run: a seat's export hides what the referee dealt or showed."""
     return ("a redacted event (a seat's export cannot be re-decided)"
             if isinstance(event, Dealt | CardShown) else "it follows from no move")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.clue.errors import ClueRuleViolation
+from games.fairness.scheme import NEW, SchemeName
 
 
 @dataclass(frozen=True)
@@ -19,6 +20,8 @@ class Start:
     variant: str
     players: dict[str, str]
     options: Mapping[str, Any] = field(default_factory=dict)
+    fairness: SchemeName | None = NEW
+    """The dealing scheme the match names (None only when re-deciding an older log)."""
 
 
 @dataclass(frozen=True)
@@ -54,12 +57,21 @@ class EndTurn:
 
 
 Move = Suggest | Show | Accuse | EndTurn
+"""A player's command (the referee's are Start and Deal)."""
+Command = Start | Deal | Move
+
+
+CARD_NAME_MAX = 40
+"""Longest card name a move may carry (the decks' longest is far shorter)."""
 
 
 def _card(payload: Mapping[str, Any], key: str) -> str:
     value = payload.get(key)
     if not isinstance(value, str) or not value:
         raise ClueRuleViolation("illegal_move", f"a Clue move needs {key!r} (a card name)")
+    if len(value) > CARD_NAME_MAX or not value.isascii() or not value.isprintable():
+        raise ClueRuleViolation("illegal_move", f"{key!r} must be a card's name as the deck "
+                                f"writes it (printable ASCII, at most {CARD_NAME_MAX})")
     return value
 
 
@@ -77,7 +89,7 @@ def command_from_wire(seat: str, payload: Mapping[str, Any]) -> Move:
         "illegal_move", f"unknown move kind {kind!r} (suggest, show, accuse or end_turn)")
 
 
-def command_to_wire(command: Any) -> dict[str, Any]:
+def command_to_wire(command: Command) -> dict[str, Any]:
     if isinstance(command, Suggest | Accuse):
         return {"kind": "suggest" if isinstance(command, Suggest) else "accuse",
                 "suspect": command.suspect, "weapon": command.weapon, "room": command.room}

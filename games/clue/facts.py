@@ -108,7 +108,8 @@ class _Deduction:
         for seat, triple, suggester, _ in k.passes:
             for card in triple:
                 self.know(seat, card, False, NOT_SHOWN,
-                          f"{seat} could not refute {suggester}'s {_join(list(triple))}")
+                          f"{seat} could not refute {suggester}'s suggestion of "
+                          f"{_join(list(triple))}")
         self.changed = True
         while self.changed:
             self.changed = False
@@ -207,11 +208,13 @@ class _Deduction:
             best = max_disjoint(family)
             if len(best) == unknown:
                 keep = set().union(*best) | self.has[seat]
-                sets = "; ".join("{" + ", ".join(sorted(s)) + "}" for s in best)
+                sets = [_join(sorted(s), "or") for s in best]
                 for card in self.cards:
                     if card not in keep:
                         self.know(seat, card, False, SUGGESTION,
-                                  f"{seat}'s {unknown} unknown cards are one from each of {sets}")
+                                  f"{seat}'s unknown card is {sets[0]}" if unknown == 1 else
+                                  f"{seat}'s {unknown} unknown cards are one of "
+                                  f"{', one of '.join(sets)}")
 
     def _accusations(self) -> None:
         for seat, triple in self.k.wrong_accusations:

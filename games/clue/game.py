@@ -6,9 +6,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.clue import audience, check, commands, events, rules
-from games.clue.belief import ClueBelief
+from games.clue.advisor import ADVISOR
+from games.clue.belief import MODEL, ClueBelief
 from games.clue.bots import InfoMaxBot, RandomBot
-from games.clue.commands import Deal, Start
+from games.clue.commands import Command, Deal, Move, Start
+from games.clue.dealing import ClueDealing
+from games.clue.events import ClueEvent
+from games.clue.revealed import clue_moments
 from games.clue.state import ClueState, evolve
 from games.clue.variants import (
     DEFAULT_PLAYERS,
@@ -18,7 +22,17 @@ from games.clue.variants import (
     ClueVariant,
     seats_for,
 )
-from games.interface import JSON, Audience, BeliefModel, Bot, Seat, TableOption, VariantInfo
+from games.interface import (
+    JSON,
+    Audience,
+    Bot,
+    Capabilities,
+    Game,
+    Seat,
+    TableOption,
+    VariantInfo,
+    uniform_belief,
+)
 
 PLAYERS = TableOption.integer("players", "Players", DEFAULT_PLAYERS, MIN_PLAYERS, MAX_PLAYERS,
                               decides_seats=True)
@@ -36,10 +50,14 @@ def _info(game: str, v: ClueVariant) -> VariantInfo:
 
 class Clue:
     name = "clue"
-    renderer = "clue"
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What Clue offers beyond its rules (games.interface.Capabilities)."""
+        return CAPABILITIES
 
     def variants(self) -> Mapping[str, VariantInfo]:
-        return {name: _info(self.name, v) for name, v in VARIANTS.items()}
+        return CAPABILITIES.variants
 
     def seats(self, variant: str, options: Mapping[str, Any]) -> tuple[Seat, ...]:
         """`clue` seats as many as its `players` option; the others are fixed."""
@@ -47,13 +65,13 @@ class Clue:
         return seats_for(int(options.get("players", base.players))) if base.name == "clue" \
             else base.seats
 
-    def parse_event(self, data: JSON | str | bytes) -> Any:
+    def parse_event(self, data: JSON | str | bytes) -> ClueEvent:
         return events.parse_event(data)
 
-    def event_to_dict(self, event: Any) -> JSON:
+    def event_to_dict(self, event: ClueEvent) -> JSON:
         return events.event_to_dict(event)
 
-    def view(self, event: Any, audience_: Audience) -> Any:
+    def view(self, event: ClueEvent, audience_: Audience) -> ClueEvent:
         return audience.view(event, audience_)
 
     def start(self, match_id: str, variant: str, players: Mapping[Seat, str],
@@ -61,10 +79,10 @@ class Clue:
         return Start(match_id, variant, dict(players),
                      {k: v for k, v in options.items() if k == PLAYERS.name})
 
-    def decide(self, state: Any | None, command: Any) -> list[Any]:
+    def decide(self, state: ClueState | None, command: Command) -> list[ClueEvent]:
         return rules.decide(state, command)
 
-    def evolve(self, state: Any | None, event: Any) -> ClueState:
+    def evolve(self, state: ClueState | None, event: ClueEvent) -> ClueState:
         return evolve(state, event)
 
     def referee_step(self, state: ClueState, secret: str) -> Deal | None:
@@ -79,26 +97,40 @@ class Clue:
     def winners(self, state: ClueState) -> tuple[Seat, ...]:
         return (state.winner,) if state.phase == "over" and state.winner else ()
 
-    def legal_moves(self, state: ClueState, seat: Seat) -> list[Any]:
-        return list(rules.legal_moves(state, seat))
+    def legal_moves(self, state: ClueState, seat: Seat) -> list[Move]:
+        return rules.legal_moves(state, seat)
 
-    def command_from_wire(self, seat: Seat, payload: JSON) -> Any:
+    def command_from_wire(self, seat: Seat, payload: JSON) -> Move:
         return commands.command_from_wire(seat, payload)
 
-    def command_to_wire(self, command: Any) -> JSON:
+    def command_to_wire(self, command: Command) -> JSON:
         return commands.command_to_wire(command)
 
-    def belief(self, observer: Audience, variant: str) -> BeliefModel:
+    def belief(self, observer: Audience, variant: str) -> ClueBelief:
         return ClueBelief(observer)
 
-    def check_log(self, events_: Sequence[Any]) -> None:
+    def check_log(self, events_: Sequence[ClueEvent]) -> None:
         check.check_log(events_)
 
-    def bots(self) -> Mapping[str, Bot]:
-        infomax = InfoMaxBot()
-        # "greedy" is infomax under the name the lobby offers by default and the server's
-        # stand-ins look for: it is the one-step (greedy) maximiser of information
-        return {"random": RandomBot(), "infomax": infomax, "greedy": infomax}
+    def bots(self) -> Mapping[str, Bot[ClueEvent, Command]]:
+        return CAPABILITIES.bots
 
 
-CLUE = Clue()
+def _bots() -> dict[str, Bot[ClueEvent, Command]]:
+    infomax = InfoMaxBot()
+    # "greedy" is infomax under the name the lobby offers by default and the server's
+    # stand-ins use: it is the one-step (greedy) maximiser of information
+    return {"random": RandomBot(), "infomax": infomax, "greedy": infomax}
+
+
+CAPABILITIES = Capabilities(
+    renderer="clue",
+    variants={name: _info("clue", v) for name, v in VARIANTS.items()},
+    bots=_bots(),
+    stand_in="greedy",
+    advisor=ADVISOR,  # suggestions by expected information, when to accuse, what to show
+    beliefs=(uniform_belief(MODEL),),
+    reveal=clue_moments,  # who held what, for calibrate
+    fair_dealing=ClueDealing(),  # the deal's seed: committed in dealt, revealed in match_ended
+)
+CLUE: Game[ClueState, Command, ClueEvent] = Clue()

@@ -9,10 +9,17 @@ card was not shown to it) and wrong accusations ("the envelope is not these thre
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from games.clue.cards import Deck
-from games.clue.events import Accused, CardShown, Dealt, MatchEnded, MatchStarted, Suggested
+from games.clue.events import (
+    Accused,
+    CardShown,
+    ClueEvent,
+    Dealt,
+    MatchEnded,
+    MatchStarted,
+    Suggested,
+)
 from games.clue.variants import VARIANTS
 
 ENVELOPE = "envelope"
@@ -50,7 +57,7 @@ class Knowledge:
     dealt: bool = False
     over: bool = False
 
-    def apply(self, event: Any) -> None:
+    def apply(self, event: ClueEvent) -> None:
         self.seq = event.seq
         if isinstance(event, MatchStarted):
             self.deck = VARIANTS[event.variant].deck

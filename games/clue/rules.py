@@ -9,14 +9,13 @@ accusation may also open a turn. A correct accusation wins; a wrong one puts the
 
 from __future__ import annotations
 
-from typing import Any
-
-from games.clue.cards import deal
-from games.clue.commands import Accuse, Deal, EndTurn, Move, Show, Start, Suggest
+from games.clue.cards import CardType, deal
+from games.clue.commands import Accuse, Command, Deal, EndTurn, Move, Show, Start, Suggest
 from games.clue.errors import ClueRuleViolation
 from games.clue.events import (
     Accused,
     CardShown,
+    ClueEvent,
     Dealt,
     MatchEnded,
     MatchStarted,
@@ -25,9 +24,10 @@ from games.clue.events import (
 )
 from games.clue.state import ClueState
 from games.clue.variants import VARIANTS, seats_for
+from games.fairness.shuffle import commitment
 
 
-def _start(command: Start) -> list[Any]:
+def _start(command: Start) -> list[ClueEvent]:
     variant = VARIANTS.get(command.variant)
     if variant is None:
         raise ClueRuleViolation("bad_option", f"unknown Clue variant {command.variant!r}")
@@ -43,22 +43,29 @@ def _start(command: Start) -> list[Any]:
     if set(command.players) != set(seats):
         raise ClueRuleViolation("bad_option", f"the seats are {', '.join(seats)}")
     return [MatchStarted(match_id=command.match_id, variant=variant.name,
-                         players=dict(command.players))]
+                         players=dict(command.players), fairness=command.fairness)]
 
 
-def _deal(state: ClueState, command: Deal) -> list[Any]:
+def _deal(state: ClueState, command: Deal) -> list[ClueEvent]:
     if state.phase != "deal":
         raise ClueRuleViolation("wrong_phase", "the cards are already dealt")
-    result = deal(command.secret, state.deck, state.seats)
+    try:
+        result = deal(state.scheme, command.secret, state.deck, state.seats)
+        committed = commitment(command.secret) if state.scheme.commits else None
+    except ValueError as error:
+        raise ClueRuleViolation("illegal_move", f"bad deal seed: {error}") from None
     return [Dealt(hand_sizes={s: len(h) for s, h in result.hands.items()},
                   hands={s: list(h) for s, h in result.hands.items()},
-                  envelope=list(result.envelope), secret=command.secret)]
+                  envelope=list(result.envelope), secret=command.secret,
+                  commitment=committed)]
 
 
 def _check_triple(state: ClueState, suspect: str, weapon: str, room: str) -> None:
     deck = state.deck
-    for card, kind in ((suspect, "suspect"), (weapon, "weapon"), (room, "room")):
-        if card not in deck.of_type(kind):  # type: ignore[arg-type]
+    triple: tuple[tuple[str, CardType], ...] = (
+        (suspect, "suspect"), (weapon, "weapon"), (room, "room"))
+    for card, kind in triple:
+        if card not in deck.of_type(kind):
             raise ClueRuleViolation("bad_card", f"{card!r} is not a {kind} of this deck")
 
 
@@ -69,7 +76,7 @@ def _hand(state: ClueState, seat: str) -> frozenset[str]:
     return hand
 
 
-def _suggest(state: ClueState, command: Suggest) -> list[Any]:
+def _suggest(state: ClueState, command: Suggest) -> list[ClueEvent]:
     if state.phase != "turn":
         raise ClueRuleViolation("wrong_phase", "a suggestion opens a turn")
     _check_triple(state, command.suspect, command.weapon, command.room)
@@ -85,7 +92,7 @@ def _suggest(state: ClueState, command: Suggest) -> list[Any]:
                       room=command.room, passed=passed, refuter=refuter)]
 
 
-def _show(state: ClueState, command: Show) -> list[Any]:
+def _show(state: ClueState, command: Show) -> list[ClueEvent]:
     pending = state.pending
     if state.phase != "refute" or pending is None:
         raise ClueRuleViolation("wrong_phase", "no suggestion is waiting for a card")
@@ -96,7 +103,7 @@ def _show(state: ClueState, command: Show) -> list[Any]:
     return [CardShown(seat=command.seat, to=pending.seat, card=command.card)]
 
 
-def _accuse(state: ClueState, command: Accuse) -> list[Any]:
+def _accuse(state: ClueState, command: Accuse) -> list[ClueEvent]:
     if state.phase not in ("turn", "after"):
         raise ClueRuleViolation("wrong_phase", "accuse on your turn")
     _check_triple(state, command.suspect, command.weapon, command.room)
@@ -106,14 +113,15 @@ def _accuse(state: ClueState, command: Accuse) -> list[Any]:
     correct = [command.suspect, command.weapon, command.room] == envelope
     accused = Accused(seat=command.seat, suspect=command.suspect, weapon=command.weapon,
                       room=command.room, correct=correct, envelope=envelope)
+    revealed = state.secret if state.scheme.commits else None  # the match is over: the seed
     if correct:
-        return [accused, MatchEnded(winner=command.seat, envelope=envelope)]
+        return [accused, MatchEnded(winner=command.seat, envelope=envelope, seed=revealed)]
     if state.next_active(command.seat, state.out | {command.seat}) is None:
-        return [accused, MatchEnded(winner=None, envelope=envelope)]
+        return [accused, MatchEnded(winner=None, envelope=envelope, seed=revealed)]
     return [accused]
 
 
-def _end_turn(state: ClueState, command: EndTurn) -> list[Any]:
+def _end_turn(state: ClueState, command: EndTurn) -> list[ClueEvent]:
     if state.phase != "after":
         raise ClueRuleViolation("wrong_phase", "end the turn after your suggestion")
     nxt = state.next_active(command.seat)
@@ -130,7 +138,7 @@ def to_act(state: ClueState) -> tuple[str, ...]:
     return (state.turn,)
 
 
-def decide(state: ClueState | None, command: Any) -> list[Any]:
+def decide(state: ClueState | None, command: Command) -> list[ClueEvent]:
     if isinstance(command, Start):
         if state is not None:
             raise ClueRuleViolation("wrong_phase", "the match has already started")

@@ -7,12 +7,13 @@ referee's, with unknown hands and the envelope left as None.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Literal
 
-from games.clue.cards import Deck
+from games.clue.cards import LEGACY, Deck
 from games.clue.events import (
     Accused,
     CardShown,
+    ClueEvent,
     Dealt,
     MatchEnded,
     MatchStarted,
@@ -20,6 +21,7 @@ from games.clue.events import (
     TurnPassed,
 )
 from games.clue.variants import VARIANTS
+from games.fairness.scheme import Scheme, scheme_named
 
 Phase = Literal["deal", "turn", "refute", "after", "over"]
 
@@ -49,6 +51,8 @@ class ClueState:
     pending: Pending | None = None
     out: frozenset[str] = frozenset()
     winner: str | None = None
+    scheme: Scheme = LEGACY
+    """How the match deals (`match_started.fairness`; none named: CPython's old shuffle)."""
 
     def next_active(self, seat: str, out: frozenset[str] | None = None) -> str | None:
         """The next seat after `seat` still in the game (None when all are out)."""
@@ -70,11 +74,12 @@ def _seat_key(seat: str) -> int:
     return int(seat[1:])
 
 
-def evolve(state: ClueState | None, event: Any) -> ClueState:
+def evolve(state: ClueState | None, event: ClueEvent) -> ClueState:
     if isinstance(event, MatchStarted):
         seats = tuple(sorted(event.players, key=_seat_key))
         return ClueState(event.match_id, event.variant, VARIANTS[event.variant].deck, seats,
-                         dict(event.players), turn=seats[0])
+                         dict(event.players), turn=seats[0],
+                         scheme=scheme_named(event.fairness, LEGACY))
     if state is None:
         raise ValueError(f"{event.type} before match_started")
     if isinstance(event, Dealt):
@@ -106,5 +111,5 @@ def evolve(state: ClueState | None, event: Any) -> ClueState:
         return replace(state, phase="turn", turn=event.to, pending=None)
     if isinstance(event, MatchEnded):
         return replace(state, phase="over", winner=event.winner, envelope=tuple(event.envelope),
-                       pending=None)
+                       pending=None, secret=event.seed or state.secret)
     raise ValueError(f"not a Clue event: {event!r}")

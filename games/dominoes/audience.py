@@ -21,9 +21,10 @@ def audiences(variant: Variant) -> tuple[str, ...]:
     return (*variant.seats, "spectator", "referee")
 
 
-def view(event: Event, audience: Audience) -> Event:
-    """`event` as `audience` may see it: another seat's dealt or drawn tiles and the secret
-    seed go (a draw's count stays public).
+def view(event: Event, audience: str) -> Event:
+    """`event` as `audience` (an Audience; any other name sees what a spectator sees) may see
+    it: another seat's dealt or drawn tiles and the secret seed go (a draw's count stays
+    public).
 
     The event is still delivered (redacted) so every audience sees a contiguous seq.
     Hands become public through hand_ended, which carries every remaining tile and the seed.

@@ -8,13 +8,27 @@ is this one class, so a rule about it is written once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Set
+from typing import Self
 
-from games.dominoes.events import Event
+from games.dominoes.events import (
+    Event,
+    HandDealt,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    MatchStarted,
+    Passed,
+    TilePlayed,
+    TilesDrawn,
+    parse_event,
+)
 from games.dominoes.tiles import Tile, parse_tile
 from games.dominoes.variants import Variant
 from inference.errors import InconsistentLog
+
+InHand = HandStarted | HandDealt | TilePlayed | TilesDrawn | Passed | HandEnded
+"""The events that belong to one hand (they name it)."""
 
 
 class ObserverError(ValueError):
@@ -27,34 +41,88 @@ class HandFold:
 
     observer: str
     variant: Variant
+    seq: int
     hand: int | None
     status: str
     """idle: no hand yet; waiting: hand started, own tiles not yet dealt; live; ended."""
     first_hand: bool
     leader: str | None
     ends: tuple[int, int] | None
-    own: Any
+    own: Set[Tile]
     """The observer's own tiles in this hand."""
+
+    def __init__(self, observer: str, variant: str | Variant = ...) -> None:
+        """Each fold checks its observer and variant its own way (and has its default)."""
+        raise NotImplementedError
 
     @classmethod
     def from_events(cls, events: Iterable[Event | dict], observer: str,
-                    variant: str | Variant | None = None) -> Any:
+                    variant: str | Variant | None = None) -> Self:
         """The fold from scratch (match_started, when present, sets the variant)."""
-        belief = cls(observer, variant) if variant is not None else cls(observer)  # type: ignore[call-arg]
+        belief = cls(observer, variant) if variant is not None else cls(observer)
         for event in events:
             belief.apply(event)
         return belief
 
+    def apply(self, event: Event | dict) -> None:
+        """Fold one event in; on InconsistentLog the belief is left as it was."""
+        if isinstance(event, dict):
+            event = parse_event(event)
+        self._handle(event)
+        self.seq = event.seq
+
+    def _handle(self, event: Event) -> None:
+        """The handler of the event's own type (each takes that type only)."""
+        match event:
+            case TilePlayed():
+                self._on_tile_played(event)
+            case Passed():
+                self._on_passed(event)
+            case TilesDrawn():
+                self._on_tiles_drawn(event)
+            case HandDealt():
+                self._on_hand_dealt(event)
+            case HandStarted():
+                self._on_hand_started(event)
+            case HandEnded():
+                self._on_hand_ended(event)
+            case MatchStarted():
+                self._on_match_started(event)
+            case MatchEnded():
+                self._on_match_ended(event)
+
     def _reset_hand(self, hand: int | None) -> None:
         raise NotImplementedError
 
-    def _begin(self, event: Event) -> None:
+    def _begin(self, event: HandStarted | HandDealt) -> None:
+        raise NotImplementedError
+
+    def _on_match_started(self, event: MatchStarted) -> None:
+        raise NotImplementedError
+
+    def _on_hand_dealt(self, event: HandDealt) -> None:
+        raise NotImplementedError
+
+    def _on_tile_played(self, event: TilePlayed) -> None:
+        raise NotImplementedError
+
+    def _on_tiles_drawn(self, event: TilesDrawn) -> None:
+        """A fold of a variant with a boneyard overrides this; elsewhere a draw is a bad log."""
+        raise self._fail(event, f"{self.variant.name} has no boneyard to draw from")
+
+    def _on_passed(self, event: Passed) -> None:
+        raise NotImplementedError
+
+    def _on_hand_ended(self, event: HandEnded) -> None:
+        raise NotImplementedError
+
+    def _on_match_ended(self, event: MatchEnded) -> None:
         raise NotImplementedError
 
     def _fail(self, event: Event, reason: str) -> InconsistentLog:
         return InconsistentLog(event.seq, reason)
 
-    def _on_hand_started(self, event: Event) -> None:
+    def _on_hand_started(self, event: HandStarted) -> None:
         self._reset_hand(event.hand)
         self.first_hand = event.hand == 1
         self.leader = event.leader
@@ -63,7 +131,7 @@ class HandFold:
         else:
             self.status = "waiting"
 
-    def _dealt_to_us(self, event: Event) -> list[Tile] | None:
+    def _dealt_to_us(self, event: HandDealt) -> list[Tile] | None:
         """The observer's own tiles from hand_dealt (None for another seat's: redacted for
         us, whatever the log says), checked against the variant."""
         self._same_hand(event)
@@ -80,12 +148,12 @@ class HandFold:
             raise self._fail(event, f"tiles not in {self.variant.name}: {sorted(unknown)}")
         return tiles
 
-    def _same_hand(self, event: Event) -> None:
+    def _same_hand(self, event: InHand) -> None:
         if self.hand is None or event.hand != self.hand:
             raise InconsistentLog(event.seq, f"{event.type} for hand {event.hand} but the "
                                   f"current hand is {self.hand}")
 
-    def _live(self, event: Event) -> None:
+    def _live(self, event: InHand) -> None:
         self._same_hand(event)
         if self.status == "waiting":
             raise ObserverError(f"event {event.seq}: play goes on before {self.observer}'s "
@@ -94,7 +162,7 @@ class HandFold:
         if self.status != "live":
             raise self._fail(event, f"{event.type} outside a hand in play")
 
-    def _extend(self, event: Event, t: Tile) -> tuple[int, int]:
+    def _extend(self, event: TilePlayed, t: Tile) -> tuple[int, int]:
         """The open ends after t: the first tile opens low-left, high-right."""
         if self.ends is None:
             if event.end is not None:

@@ -15,7 +15,16 @@ from typing import Literal
 
 from games.dominoes.belief_fold import HandFold, ObserverError
 from games.dominoes.conditions import CanFollow, LeadsHighest, WordedCondition
-from games.dominoes.events import Event, parse_event
+from games.dominoes.events import (
+    Event,
+    HandDealt,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    MatchStarted,
+    Passed,
+    TilePlayed,
+)
 from games.dominoes.rules import lead_rank
 from games.dominoes.snapshot import BeliefSnapshot, Observation, build_snapshot
 from games.dominoes.tiles import SEATS, Tile, parse_tile
@@ -69,27 +78,19 @@ class Belief(HandFold):
         """The hand's last play or pass, as its event type (None before the first tile)."""
 
     # ----------------------------------------------------------------- the fold
-    def apply(self, event: Event | dict) -> None:
-        """Fold one event in; on InconsistentLog the belief is left as it was."""
-        if isinstance(event, dict):
-            event = parse_event(event)
-        handler = getattr(self, f"_on_{event.type}")
-        handler(event)
-        self.seq = event.seq
-
-    def _on_match_started(self, event: Event) -> None:
+    def _on_match_started(self, event: MatchStarted) -> None:
         self.variant = get_variant(event.variant)
         self.status = "idle"
         self._reset_hand(None)
 
-    def _on_hand_dealt(self, event: Event) -> None:
+    def _on_hand_dealt(self, event: HandDealt) -> None:
         tiles = self._dealt_to_us(event)
         if tiles is None:
             return
         self.own = frozenset(tiles)
         self._begin(event)
 
-    def _begin(self, event: Event) -> None:
+    def _begin(self, event: HandStarted | HandDealt) -> None:
         full = (1 << len(self.holders)) - 1
         allowed = {t: full for t in self.variant.tiles if t not in self.own}
         condition = self._leader_rule(event, allowed) if self.first_hand else None
@@ -97,7 +98,8 @@ class Belief(HandFold):
         self._position = None
         self._commit(allowed, event, condition)
 
-    def _leader_rule(self, event: Event, allowed: dict[Tile, int]) -> WordedCondition | None:
+    def _leader_rule(self, event: HandStarted | HandDealt, allowed: dict[Tile, int]
+                     ) -> WordedCondition | None:
         """In a match's first hand the leader holds the lead tile of the deal: the highest
         double dealt, or with no double dealt the heaviest tile (lead_rank).
 
@@ -107,30 +109,32 @@ class Belief(HandFold):
         kept as a Condition (inference.parts) until the first tile resolves it: of the tiles
         that outrank all of the observer's, the first not in the pool is the leader's.
         """
+        leader = self.leader
+        assert leader is not None  # hand_started named it before any tile was dealt
         ranked = sorted(self.variant.tiles, key=lead_rank, reverse=True)
         if not self.variant.has_pool:
             top = ranked[0]
-            if self.leader == self.observer and top not in self.own:
+            if leader == self.observer and top not in self.own:
                 raise self._fail(event, f"{self.observer} leads hand 1 without {top}")
-            if self.leader != self.observer:
+            if leader != self.observer:
                 if top in self.own:
-                    raise self._fail(event, f"{self.leader} leads hand 1 but "
+                    raise self._fail(event, f"{leader} leads hand 1 but "
                                      f"{self.observer} holds {top}")
-                allowed[top] = 1 << self.holders.index(self.leader)
+                allowed[top] = 1 << self.holders.index(leader)
             return None
         mine = max(self.own, key=lead_rank, default=None)  # None: a spectator
         above = [t for t in ranked if mine is None or lead_rank(t) > lead_rank(mine)]
-        if self.leader == self.observer:
+        if leader == self.observer:
             pool_bit = 1 << self.holders.index(POOL)
             for t in above:
                 allowed[t] = pool_bit
             return None
-        return LeadsHighest(tuple(above), (self.leader,))
+        return LeadsHighest(tuple(above), (leader,))
 
     def _remaining(self, seat: str) -> int:
         return self.variant.hand_size - self.played_count[seat]
 
-    def _on_tile_played(self, event: Event) -> None:
+    def _on_tile_played(self, event: TilePlayed) -> None:
         self._live(event)
         seat, t = event.seat, parse_tile(event.tile)
         if t not in self.variant.tiles:
@@ -160,7 +164,7 @@ class Belief(HandFold):
         self._commit(allowed, event, None)  # a play resolves any pending disjunction
         self._last_move = "tile_played"
 
-    def _first_tile_rule(self, event: Event, t: Tile, allowed: dict[Tile, int]) -> None:
+    def _first_tile_rule(self, event: TilePlayed, t: Tile, allowed: dict[Tile, int]) -> None:
         """A match's first hand opens with the deal's lead tile: every tile that outranks
         it (lead_rank) was not dealt, so it sleeps in the pool."""
         higher = sorted((d for d in self.variant.tiles if lead_rank(d) > lead_rank(t)),
@@ -178,7 +182,7 @@ class Belief(HandFold):
             if not allowed[d]:
                 raise self._fail(event, f"{d} must be in the pool but cannot be")
 
-    def _on_passed(self, event: Event) -> None:
+    def _on_passed(self, event: Passed) -> None:
         self._live(event)
         seat = event.seat
         if self.ends is None:
@@ -206,7 +210,7 @@ class Belief(HandFold):
         self._commit(allowed, event, self._can_follow(event, a, b))
         self._last_move = "passed"
 
-    def _can_follow(self, event: Event, a: int, b: int) -> WordedCondition | None:
+    def _can_follow(self, event: Passed, a: int, b: int) -> WordedCondition | None:
         """The hand goes on after the last play, so it was not blocked: some seat can follow.
 
         An observer holding a tile of the ends knows it already. Otherwise some unseen tile
@@ -224,7 +228,7 @@ class Belief(HandFold):
         seats = tuple(h for h in self.holders if h != POOL)
         return CanFollow(tiles, seats)
 
-    def _on_hand_ended(self, event: Event) -> None:
+    def _on_hand_ended(self, event: HandEnded) -> None:
         self._live(event)
         position = self.position()
         for holder, names in [*event.remaining.items(), (POOL, event.pool)]:
@@ -247,7 +251,7 @@ class Belief(HandFold):
         self.revealed[POOL] = [parse_tile(n) for n in event.pool]
         self.status = "ended"
 
-    def _on_match_ended(self, event: Event) -> None:
+    def _on_match_ended(self, event: MatchEnded) -> None:
         if self.status == "live":
             raise self._fail(event, "the match ended in the middle of a hand")
         self.status = "ended" if self.hand is not None else "idle"
@@ -308,7 +312,7 @@ class Belief(HandFold):
         return self._count if self.status == "live" else None
 
     def remaining_counts(self) -> dict[str, int]:
-        counts = {s: self._remaining(s) for s in SEATS}
+        counts: dict[str, int] = {s: self._remaining(s) for s in SEATS}
         if self.variant.has_pool:
             counts[POOL] = self.variant.pool_size
         return counts

@@ -44,7 +44,18 @@ from dataclasses import dataclass
 
 from games.dominoes.belief_fold import HandFold, ObserverError
 from games.dominoes.conditions import CanFollow, WordedCondition
-from games.dominoes.events import Event, parse_event
+from games.dominoes.events import (
+    Event,
+    HandDealt,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    MatchStarted,
+    Passed,
+    TilePlayed,
+    TilesDrawn,
+    parse_event,
+)
 from games.dominoes.facts import Fact, facts, join
 from games.dominoes.rules import lead_rank
 from games.dominoes.snapshot import BeliefSnapshot, tile_name
@@ -244,7 +255,7 @@ class TwoPlayerBelief(HandFold):
         self.own: set[Tile] = set()
         self.ends: tuple[int, int] | None = None
         self.played: dict[Tile, str] = {}
-        self.held = dict.fromkeys(self.variant.seats, self.variant.hand_size)
+        self.held: dict[str, int] = dict.fromkeys(self.variant.seats, self.variant.hand_size)
         self.left = self.variant.pool_size
         self.owner: list[str] = [POOL]
         self.size: list[int] = [self.left]
@@ -263,7 +274,7 @@ class TwoPlayerBelief(HandFold):
             event = parse_event(event)
         saved = self._save()
         try:
-            getattr(self, f"_on_{event.type}")(event)
+            self._handle(event)
         except InconsistentLog:
             self._restore(saved)
             raise
@@ -279,7 +290,7 @@ class TwoPlayerBelief(HandFold):
          self.masks, self.seat_bits, self._solved, self._last, self._notes,
          self.status) = saved
 
-    def _on_match_started(self, event: Event) -> None:
+    def _on_match_started(self, event: MatchStarted) -> None:
         variant = get_variant(event.variant)
         self._check_variant(variant)
         if self.observer not in (*variant.seats, "spectator"):
@@ -288,14 +299,14 @@ class TwoPlayerBelief(HandFold):
         self.status = "idle"
         self._reset_hand(None)
 
-    def _on_hand_dealt(self, event: Event) -> None:
+    def _on_hand_dealt(self, event: HandDealt) -> None:
         tiles = self._dealt_to_us(event)
         if tiles is None:
             return
         self.own = set(tiles)
         self._begin(event)
 
-    def _begin(self, event: Event) -> None:
+    def _begin(self, event: HandStarted | HandDealt) -> None:
         bits = SOURCE
         for seat in self.hidden:
             bit = 1 << len(self.owner)
@@ -308,21 +319,24 @@ class TwoPlayerBelief(HandFold):
         self.status = "live"
         self._commit(masks, event, condition)
 
-    def _lead_rule(self, event: Event, masks: dict[Tile, int]) -> WordedCondition | None:
+    def _lead_rule(self, event: HandStarted | HandDealt, masks: dict[Tile, int]
+                   ) -> WordedCondition | None:
         """Hand 1: the leader holds the first dealt tile in lead order (module docstring)."""
+        leader = self.leader
+        assert leader is not None  # hand_started named it before any tile was dealt
         order = lead_order(self.variant.tiles)
         if self.observer == "spectator":
-            return LeadsFirst(tuple(order), (self.leader,))
+            return LeadsFirst(tuple(order), (leader,))
         best = order.index(lead_order(self.own)[0])
-        if self.observer == self.leader:
+        if self.observer == leader:
             for t in order[:best]:
                 masks[t] = SOURCE  # nothing above our best was dealt
             return None
         above = tuple(order[:best])
         if not above:
-            raise self._fail(event, f"{self.leader} leads hand 1 but {self.observer} holds "
+            raise self._fail(event, f"{leader} leads hand 1 but {self.observer} holds "
                              f"{order[best]}, the highest tile in lead order")
-        return LeadsFirst(above, (self.leader,))
+        return LeadsFirst(above, (leader,))
 
     def _fits(self) -> tuple[int, int]:
         if self.ends is None:
@@ -347,7 +361,7 @@ class TwoPlayerBelief(HandFold):
                 masks[t] = mask | bit
         return bit
 
-    def _on_tile_played(self, event: Event) -> None:
+    def _on_tile_played(self, event: TilePlayed) -> None:
         self._live(event)
         seat, t = event.seat, parse_tile(event.tile)
         if t not in self.variant.tiles or t in self.played:
@@ -381,7 +395,7 @@ class TwoPlayerBelief(HandFold):
         self._commit(masks, event, None)  # a play resolves any pending disjunction
         self._last = ("play", seat)
 
-    def _first_tile_rule(self, event: Event, t: Tile, masks: dict[Tile, int]) -> None:
+    def _first_tile_rule(self, event: TilePlayed, t: Tile, masks: dict[Tile, int]) -> None:
         """Hand 1 opens with the first dealt tile in lead order: every tile above it was in
         the pool at the deal (and in draw-2 may be drawn later)."""
         if event.seat != self.leader:
@@ -396,7 +410,7 @@ class TwoPlayerBelief(HandFold):
                 raise self._fail(event, f"hand 1 opens with {t}, so {above} was not dealt, "
                                  "but it cannot be in the pool")
 
-    def _on_tiles_drawn(self, event: Event) -> None:
+    def _on_tiles_drawn(self, event: TilesDrawn) -> None:
         self._live(event)
         seat, k = event.seat, event.count
         if not self.variant.draws:
@@ -444,7 +458,7 @@ class TwoPlayerBelief(HandFold):
         self._commit(masks, event, None)
         self._last = ("draw", seat, k, fit)
 
-    def _on_passed(self, event: Event) -> None:
+    def _on_passed(self, event: Passed) -> None:
         self._live(event)
         seat = event.seat
         if self.ends is None:
@@ -469,7 +483,7 @@ class TwoPlayerBelief(HandFold):
         self._commit(masks, event, condition)
         self._last = ("pass", seat)
 
-    def _can_follow(self, event: Event, passer: str, masks: dict[Tile, int], a: int, b: int
+    def _can_follow(self, event: Passed, passer: str, masks: dict[Tile, int], a: int, b: int
                     ) -> WordedCondition | None:
         """A pass shows the hand went on after the last move, so the other seat can follow."""
         follower = next(s for s in self.variant.seats if s != passer)
@@ -485,7 +499,7 @@ class TwoPlayerBelief(HandFold):
         # draw-2 passes only with the boneyard empty: every unseen tile is in a hand
         return None if self.variant.draws else CanFollow(tiles, (follower,))
 
-    def _on_hand_ended(self, event: Event) -> None:
+    def _on_hand_ended(self, event: HandEnded) -> None:
         self._live(event)
         masks = dict(self.masks)
         if event.reason == "blocked":
@@ -496,7 +510,7 @@ class TwoPlayerBelief(HandFold):
                 raise self._fail(event, f"blocked, but {self.observer} could follow {a}|{b}")
             for seat in self.hidden:
                 self._exclude(masks, seat, a, b)
-        shown = {s: [parse_tile(x) for x in event.remaining.get(s, [])]
+        shown: dict[str, list[Tile]] = {s: [parse_tile(x) for x in event.remaining.get(s, [])]
                  for s in self.variant.seats}
         pool = [parse_tile(x) for x in event.pool]
         if self.observer in shown and sorted(shown[self.observer]) != sorted(self.own):
@@ -516,7 +530,7 @@ class TwoPlayerBelief(HandFold):
         self.revealed = {**shown, POOL: pool}
         self.status = "ended"
 
-    def _on_match_ended(self, event: Event) -> None:
+    def _on_match_ended(self, event: MatchEnded) -> None:
         if self.status == "live":
             raise self._fail(event, "the match ended in the middle of a hand")
         self.status = "ended" if self.hand is not None else "idle"

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from games.dominoes.tiles import End, Seat, Tile
 from games.dominoes.variants import DEFAULT_VARIANT, Scoring
+from games.fairness.scheme import NEW, SchemeName
 
 
 @dataclass(frozen=True)
@@ -15,6 +16,8 @@ class StartMatch:
     variant: str = DEFAULT_VARIANT
     target: int = 100
     scoring: Scoring = "losers"
+    fairness: SchemeName | None = NEW
+    """The dealing scheme the match names (None only when re-deciding an older log)."""
 
 
 @dataclass(frozen=True)

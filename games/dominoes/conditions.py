@@ -6,11 +6,12 @@ from __future__ import annotations
 from abc import abstractmethod
 
 from games.dominoes.facts import Fact, join, name
+from games.dominoes.tiles import Tile
 from inference.classes import POOL, Position
 from inference.parts import Condition, NotAllInPool
 
 
-class WordedCondition(Condition):
+class WordedCondition(Condition[Tile]):
     """A disjunction with its words: every pending dominoes condition is also a fact shown."""
 
     @abstractmethod
@@ -18,7 +19,7 @@ class WordedCondition(Condition):
         """The condition in words, naming what is still unseen in `position`."""
 
 
-class CanFollow(NotAllInPool, WordedCondition):
+class CanFollow(NotAllInPool[Tile], WordedCondition):
     """The hand went on after the last play: not every unseen tile of an end is in the pool."""
 
     kind = "can_follow"

@@ -6,17 +6,18 @@ rejected so that a typo in an imported log is an error, not silently dropped dat
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
-from games.dominoes.tiles import SEATS, End, Seat, Side, parse_tile
+from games.dominoes.tiles import SEATS, TILE_SYNTAX, End, Seat, Side, parse_tile
 from games.dominoes.variants import VARIANTS, Scoring
+from games.fairness.scheme import NamesScheme, SchemeName
 
-GAME = "dominoes"
+GAME: Final = "dominoes"
 """What `match_started.game` names; a log written before the field existed reads as this."""
 
-TileName = Annotated[str, Field(pattern=r"^\d{1,2}-\d{1,2}$")]
+TileName = Annotated[str, Field(pattern=f"^{TILE_SYNTAX}$")]
 Seed = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 
 
@@ -30,8 +31,9 @@ class _Event(BaseModel):
     seq: int = Field(0, ge=0, description="Position in the stream, 1-based; 0 before append.")
 
 
-class MatchStarted(_Event):
-    """The match's table. `game` names the game (absent in older logs: read as dominoes)."""
+class MatchStarted(_Event, NamesScheme):
+    """The match's table. `game` names the game (absent in older logs: read as dominoes);
+    `fairness` the dealing scheme (absent in older logs: the same shuffle, named since)."""
 
     type: Literal["match_started"] = "match_started"
     game: Literal["dominoes"] = GAME
@@ -40,6 +42,7 @@ class MatchStarted(_Event):
     target: int = Field(100, ge=1, le=10_000)
     players: dict[Seat, str]
     scoring: Scoring = "losers"
+    fairness: SchemeName | None = None
 
     @model_validator(mode="after")
     def _the_variants_seats(self) -> MatchStarted:

@@ -1,196 +1,46 @@
-"""Dominoes behind the game interface: the adapter the generic layers call.
-
-Everything here delegates to the pure modules beside it; this file only translates between
-the interface's vocabulary (seats, wire payloads, referee steps) and the dominoes rules.
-"""
+"""Dominoes as the registry hosts it: the rules' adapter (games/dominoes/adapter.py) with what
+dominoes declares it offers (games.interface.Capabilities): its variants and table options,
+the bots tables seat, the move advisor, the exact uniform belief and the behaviour model
+`behaviour:greedy`, its commit-reveal deals, and its own infer, replay, selfplay and
+tournament. The generic layers read this record; they never test the game's name."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
-from typing import Any, cast
-
-from games.dominoes.audience import view
-from games.dominoes.belief_partnership import Belief
-from games.dominoes.belief_two import TwoPlayerBelief, two_player
-from games.dominoes.commands import (
-    Command,
-    DealHand,
-    DrawTiles,
-    Move,
-    PassTurn,
-    PlayTile,
-    StartMatch,
-)
-from games.dominoes.errors import IllegalMove
-from games.dominoes.events import Event, event_to_dict, parse_event
-from games.dominoes.rules import decide, evolve, legal_moves, must_draw
-from games.dominoes.selfplay import heaviest_policy, random_policy
+from games.dominoes.adapter import MODEL, VARIANT_INFOS, Dominoes
+from games.dominoes.behaviour.declared import BEHAVIOUR_GREEDY
+from games.dominoes.commands import Command
+from games.dominoes.dealing import DominoesDealing
+from games.dominoes.events import Event
+from games.dominoes.inspect import INSPECTOR
+from games.dominoes.narrate import narrate
+from games.dominoes.revealed import dominoes_moments
+from games.dominoes.selfplay import SELF_PLAY
 from games.dominoes.state import MatchState
-from games.dominoes.tiles import SEATS, TileError, parse_tile
-from games.dominoes.tiles import Seat as DominoSeat
-from games.dominoes.validate import check_log
-from games.dominoes.variants import VARIANTS
-from games.interface import JSON, Audience, BeliefModel, Bot, Seat, VariantInfo
+from games.dominoes.strategy.advice import DominoesAdvisor
+from games.dominoes.strategy.declared import TOURNAMENT
+from games.dominoes.strategy.table_bots import POOLED, table_bots
+from games.interface import BeliefInfo, Capabilities, Game, uniform_belief
 
-_TITLES = {
-    "partnership-6": "Partnership dominoes, double-six",
-    "partnership-9": "Partnership dominoes, double-nine",
-    "block-2": "Dominoes for two, block (no drawing)",
-    "draw-2": "Dominoes for two, draw from the boneyard",
-}
+CAPABILITIES = Capabilities(
+    renderer="dominoes",
+    variants=VARIANT_INFOS,
+    bots=table_bots(),
+    stand_in="greedy",
+    pooled_bots=POOLED,
+    fallback_bot="greedy",
+    advisor=DominoesAdvisor(),
+    beliefs=(uniform_belief(MODEL),
+             BeliefInfo(BEHAVIOUR_GREEDY.name, BEHAVIOUR_GREEDY.label, exact=False)),
+    behaviour={BEHAVIOUR_GREEDY.name: BEHAVIOUR_GREEDY},
+    fair_dealing=DominoesDealing(),  # each hand's seed: committed in hand_started, revealed
+                                     # in hand_ended
+    reveal=dominoes_moments,
+    inspect=INSPECTOR,
+    narrate=narrate,
+    self_play=SELF_PLAY,
+    tournament=TOURNAMENT,
+)
 
+DOMINOES: Game[MatchState, Command, Event] = Dominoes(CAPABILITIES)
 
-def _seat(seat: Seat) -> DominoSeat:
-    """A seat name from outside, checked (a typed error, never a bad state)."""
-    if seat not in SEATS:
-        raise IllegalMove(f"no seat {seat!r} at dominoes (seats: {', '.join(SEATS)})")
-    return cast(DominoSeat, seat)
-
-
-def _move_command(seat: Seat, move: Move) -> Command:
-    return PlayTile(_seat(seat), move.tile, move.end)
-
-
-def _stuck_command(state: MatchState, seat: Seat) -> Command:
-    """What a seat with no tile to play does: draw (draw-2, boneyard not empty) or pass."""
-    return DrawTiles(_seat(seat)) if must_draw(state, _seat(seat)) else PassTurn(_seat(seat))
-
-
-class _PolicyBot:
-    """A bot from one of the pure self-play policies: it needs only the folded state."""
-
-    def __init__(self, policy: Any) -> None:
-        self._policy = policy
-
-    def choose(self, view: Sequence[Any], seat: Seat, rng: random.Random) -> Command:
-        state: MatchState | None = None
-        for event in view:
-            state = evolve(state, event)
-        if state is None:
-            raise IllegalMove("no match to play in")
-        moves = legal_moves(state, _seat(seat))
-        if not moves:
-            return _stuck_command(state, seat)
-        return _move_command(seat, self._policy(state, seat, moves, rng))
-
-
-class Dominoes:
-    """The dominoes family: partnership (4 seats) and the two-player games."""
-
-    name = "dominoes"
-    renderer = "dominoes"
-
-    def variants(self) -> Mapping[str, VariantInfo]:
-        return {
-            name: VariantInfo(name=name, game=self.name, seats=tuple(v.seats),
-                              title=_TITLES.get(name, name),
-                              options={"target": 100, "scoring": "losers"})
-            for name, v in VARIANTS.items()
-        }
-
-    # --- the log
-    def parse_event(self, data: JSON | str | bytes) -> Event:
-        return parse_event(data)
-
-    def event_to_dict(self, event: Any) -> JSON:
-        return event_to_dict(event)
-
-    def view(self, event: Any, audience: Audience) -> Event:
-        return view(event, cast(Any, audience))
-
-    # --- the rules
-    def start(self, match_id: str, variant: str, players: Mapping[Seat, str],
-              options: Mapping[str, Any]) -> StartMatch:
-        return StartMatch(match_id=match_id, players={_seat(s): p for s, p in players.items()},
-                          variant=variant, target=int(options.get("target", 100)),
-                          scoring=options.get("scoring", "losers"))
-
-    def decide(self, state: Any | None, command: Any) -> list[Any]:
-        return list(decide(state, command))
-
-    def evolve(self, state: Any | None, event: Any) -> MatchState:
-        return evolve(state, event)
-
-    def referee_step(self, state: MatchState, secret: str) -> Command | None:
-        return DealHand(seed=secret) if state.phase == "between_hands" else None
-
-    def to_act(self, state: MatchState) -> tuple[Seat, ...]:
-        seat = state.to_move
-        return () if seat is None else (seat,)
-
-    def is_over(self, state: MatchState) -> bool:
-        return state.phase == "finished"
-
-    def winners(self, state: MatchState) -> tuple[Seat, ...]:
-        if state.phase != "finished" or state.winner is None:
-            return ()
-        variant = state.variant
-        return tuple(s for s in variant.seats if variant.side_of(s) == state.winner)
-
-    def legal_moves(self, state: MatchState, seat: Seat) -> list[Command]:
-        if seat not in self.to_act(state):
-            return []
-        moves = legal_moves(state, _seat(seat))
-        return [_move_command(seat, m) for m in moves] or [_stuck_command(state, seat)]
-
-    def command_from_wire(self, seat: Seat, payload: JSON) -> Command:
-        kind = payload.get("kind", "play" if "tile" in payload else "pass")
-        if kind == "pass":
-            return PassTurn(_seat(seat))
-        if kind == "draw":
-            return DrawTiles(_seat(seat))
-        if kind != "play":
-            raise IllegalMove(f"unknown move kind {kind!r} (expected 'play', 'pass' or 'draw')")
-        try:
-            tile = parse_tile(str(payload.get("tile")))
-        except TileError as error:
-            raise IllegalMove(str(error)) from None
-        end = payload.get("end")
-        if end not in (None, "left", "right"):
-            raise IllegalMove(f"end must be 'left' or 'right', not {end!r}")
-        return PlayTile(_seat(seat), tile, end)
-
-    def command_to_wire(self, command: Any) -> JSON:
-        if isinstance(command, PassTurn):
-            return {"kind": "pass"}
-        if isinstance(command, DrawTiles):
-            return {"kind": "draw"}
-        if isinstance(command, PlayTile):
-            return {"kind": "play", "tile": str(command.tile), "end": command.end}
-        raise TypeError(f"not a player's command: {command!r}")
-
-    # --- knowledge
-    def belief(self, observer: Audience, variant: str) -> BeliefModel:
-        if two_player(variant):  # block-2, draw-2: draw batches (games.dominoes.belief_two)
-            return _DominoesBelief(TwoPlayerBelief(observer, variant))
-        return _DominoesBelief(Belief(observer, variant))
-
-    def check_log(self, events: Sequence[Any]) -> None:
-        check_log(events)  # raises games.interface.LogProblem
-
-    def bots(self) -> Mapping[str, Bot]:
-        return {"random": _PolicyBot(random_policy), "heaviest": _PolicyBot(heaviest_policy)}
-
-
-MODEL = "uniform: every deal consistent with the public moves is equally likely"
-"""The label of the exact belief: it ignores how players choose (docs/inference.md)."""
-
-
-class _DominoesBelief:
-    """The exact dominoes belief with the interface's JSON snapshot."""
-
-    costly = False
-    """An update takes well under a millisecond."""
-
-    def __init__(self, belief: Belief | TwoPlayerBelief) -> None:
-        self.belief = belief
-
-    def apply(self, event: Any) -> None:
-        self.belief.apply(event)
-
-    def snapshot_dict(self) -> JSON:
-        return {**self.belief.snapshot().to_json_dict(), "model": MODEL}
-
-
-DOMINOES = Dominoes()
+__all__ = ["CAPABILITIES", "DOMINOES", "MODEL"]

@@ -33,7 +33,7 @@ from games.dominoes.events import (
 )
 from games.dominoes.fairness import boneyard, deal, seed_commitment
 from games.dominoes.line import can_play, fits, place
-from games.dominoes.state import DrawRecord, HandState, MatchState, PassRecord
+from games.dominoes.state import DrawRecord, HandState, MatchState, PassRecord, Phase
 from games.dominoes.tiles import Seat, Side, Tile, parse_tile
 from games.dominoes.variants import Variant, get_variant
 
@@ -140,6 +140,7 @@ def _start_match(state: MatchState | None, command: StartMatch) -> list[Event]:
             target=command.target,
             players=command.players,
             scoring=command.scoring,
+            fairness=command.fairness,
         )
     ]
 
@@ -364,7 +365,7 @@ def _evolve_match(state: MatchState, event: Event) -> MatchState:
         tiles = None if event.tiles is None else frozenset(parse_tile(t) for t in event.tiles)
         hands = {**hand.hands, event.seat: tiles}
         dealt = hand.dealt + 1
-        phase = "playing" if dealt == len(variant.seats) else "dealing"
+        phase: Phase = "playing" if dealt == len(variant.seats) else "dealing"
         return replace(state, hand=replace(hand, hands=hands, dealt=dealt), phase=phase)
     if isinstance(event, TilePlayed):
         return replace(state, hand=_evolve_play(state, hand, event))
@@ -377,7 +378,7 @@ def _evolve_match(state: MatchState, event: Event) -> MatchState:
         new_hand = replace(hand, turn=variant.next_seat(event.seat), passes=(*hand.passes, record))
         return replace(state, hand=new_hand)
     if isinstance(event, HandEnded):
-        revealed = {
+        revealed: dict[Seat, frozenset[Tile] | None] = {
             s: frozenset(parse_tile(t) for t in event.remaining.get(s, [])) for s in variant.seats
         }
         new_hand = replace(hand, hands=revealed, seed=event.seed)

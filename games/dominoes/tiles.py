@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from functools import cache
 from typing import Literal, NamedTuple
 
@@ -57,13 +59,19 @@ def tile(a: int, b: int) -> Tile:
     return Tile(a, b) if a <= b else Tile(b, a)
 
 
+TILE_SYNTAX = r"(0|[1-9][0-9]?)-(0|[1-9][0-9]?)"
+"""A tile as written anywhere (wire, log, advice): ASCII digits, no leading zero, no space.
+Not `str.isdigit`, which took '06-06', Arabic-Indic and fullwidth digits as the double six."""
+_TILE = re.compile(TILE_SYNTAX)
+
+
 @cache
 def parse_tile(text: str) -> Tile:
     """Parse 'a-b' (either order accepted on input, canonical form returned)."""
-    parts = text.split("-") if isinstance(text, str) else []
-    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 2 for p in parts):
-        raise TileError(f"not a tile: {text!r} (expected 'a-b', e.g. '3-5')")
-    return tile(int(parts[0]), int(parts[1]))
+    match = _TILE.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
+        raise TileError(f"not a tile: {text!r} (expected 'a-b' in ASCII digits, e.g. '3-5')")
+    return tile(int(match[1]), int(match[2]))
 
 
 @cache
@@ -72,9 +80,17 @@ def full_set(max_pip: int) -> tuple[Tile, ...]:
     return tuple(Tile(a, b) for a in range(max_pip + 1) for b in range(a, max_pip + 1))
 
 
-def pips(tiles: object) -> int:
+def pips(tiles: Iterable[Tile]) -> int:
     """Total pips on an iterable of tiles."""
-    return sum(t.pips for t in tiles)  # type: ignore[attr-defined]
+    return sum(t.pips for t in tiles)
+
+
+def as_seat(name: str) -> Seat:
+    """`name` as a seat (ValueError if it names none): where a name from outside, or a view
+    that may be a spectator's, reaches code that needs a seat."""
+    if name not in SEATS:
+        raise ValueError(f"no seat {name!r} (seats: {', '.join(SEATS)})")
+    return name
 
 
 def team_of(seat: Seat) -> Team:

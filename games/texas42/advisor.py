@@ -1,24 +1,27 @@
 """Texas 42's advisor (games.advice): the bidding oracle while bidding, PIMC while playing.
 
-Pure functions of the asking seat's own view (events as that seat saw them) and a seed; the
-caller's wall-clock budget is the only clock, read between solved deals.
+Pure functions of the asking seat's own view (events as that seat saw them). Budgets are
+work, never time: the oracle solves N = 150 completions and play advice N = 150 deals, each to
+the end, with samplers seeded from the position (the seat, what it holds, the public plays),
+so the same position gives the same figures at a table, in a replay and on any machine. The
+server's wall clock (`seconds`) only decides when it gives up with `busy`; it never changes a
+figure, and the server's per-request seed is not used.
 
 - Bidding (and naming trump, for the seat that won the bid): seed 003's oracle
-  (games.texas42.oracle) for that seat's seven dominoes: per trump x bid level P_upper(make)
-  with its Wilson interval, mean and quantiles, the robustness gap, P_lower from the greedy
-  policy, the fusion gap and the stability flag; sequential sampling until the recommended
-  trump's intervals are narrow enough or the budget ends. Every number is labelled with its
-  completion model and evaluator.
+  (games.texas42.oracle) for that seat's seven dominoes: per trump x bid level P_dd(make)
+  (double-dummy) and P_greedy(make) (greedy bidders against clairvoyant defenders) with Wilson
+  intervals, the dd score's mean, quantiles, robustness gap and CVaR, the stability flag.
+  Every number is labelled with its completion model and evaluator.
 - Playing: each legal domino's value over deals drawn exactly from the seat's belief (voids
-  included), each solved with every hand open: optimistic, like dominoes' advice.
+  included), each solved with every hand open: double-dummy per deal, like dominoes' advice.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from games.advice import AdviceRefused
@@ -28,37 +31,42 @@ from games.texas42.belief import Texas42Belief
 from games.texas42.dominoes import INDEX, SEATS, TOTAL_POINTS, team_of
 from games.texas42.events import BidMade, Played, TrumpNamed, parse_event
 from games.texas42.greedy import choose_play
-from games.texas42.oracle import bidding_oracle, wilson
+from games.texas42.models import (
+    BIDS_GREEDY,
+    BIDS_GREEDY_LABEL,
+    ModelUnlikely,
+    conditioned_completions,
+)
+from games.texas42.oracle import N_DEFAULT, bidding_oracle, position_seed, solver, wilson
 from games.texas42.rules import forced_to_bid, legal_tiles, to_act
 from games.texas42.scoring import legal_bids, needed
-from games.texas42.solver import OutOfNodes, Solver, mask_of
+from games.texas42.solver import hands_of
 from games.texas42.state import State
 from games.texas42.suits import trump_name
 from inference.sampler import sample_deal
 
-PLAY_LABEL = ("optimistic perfect-information estimate: deals drawn uniformly from those "
-              f"consistent with this seat's view ({BELIEF_MODEL}), each solved with all hands "
-              "open")
-PLAY_EVALUATOR = "perfect-information solver per sampled deal (PIMC; optimistic)"
-BID_LABEL = ("seed 003's bidding oracle: P_upper from the perfect-information solver with trump "
-             "fixed before aggregation (optimistic), P_lower from the greedy policy "
-             "(pessimistic); completions uniform given this seat's hand, the bids ignored")
-NODES_PER_SECOND = 400_000
-"""A cautious solver speed (the bench's is ~1.5 M/s on an idle core): a deal's search is
-cut off at this many plays per second left, so a slow deal cannot overrun the budget."""
+PLAY_LABEL = ("double-dummy estimate per deal: deals drawn uniformly from those consistent with "
+              f"this seat's view ({BELIEF_MODEL}), each solved with all hands open (not a bound "
+              "on real play either way)")
+PLAY_EVALUATOR = "double-dummy solver per sampled deal (PIMC)"
+BID_LABEL = ("seed 003's bidding oracle: P_dd from the double-dummy solver with trump fixed "
+             "before aggregation, P_greedy from greedy bidders against clairvoyant defenders; "
+             "completions uniform given this seat's hand, the bids ignored")
+PLAY_N = 150
 Z95 = 1.959963984540054
 
 
 class Texas42Advisor:
     """games.advice.Advisor for Texas 42 (plain object: pickles by class)."""
 
-    seconds = 5.0
-    """Live tables: the oracle solves every trump per completion (about 1-4 s of CPU), so it
-    needs more than dominoes' 0.8 s to say anything; its answer names its N and why it
-    stopped. A completion the budget cannot finish is left out (the first is always solved)."""
-    replay_seconds = 2.0
-    """Replays: a hand's verdicts (a bid, the trump, seven plays) are computed one after
-    another, one at a time per server, so each gets less."""
+    models = ("uniform", BIDS_GREEDY)
+    """`bids:greedy` conditions the oracle's completions on the bids so far
+    (games.texas42.models); play advice is the same under both (its belief ignores bids)."""
+    seconds = 120.0
+    """Only the server's give-up bound (it answers `busy` past it): the oracle's N = 150
+    completions take several seconds of CPU (52 s of wall time in a niced worker on a
+    machine at load 14), and the figures never depend on this."""
+    replay_seconds = 120.0
 
     def check(self, state: State, seat: str) -> None:
         if state is None or state.phase not in ("bidding", "trump", "playing"):
@@ -70,10 +78,9 @@ class Texas42Advisor:
             raise AdviceRefused("wrong_phase", "no play advice in a nello hand: the solver "
                                                "plays four-seat tricks only")
 
-    def advise(self, view: Sequence[JSON], seat: str, seed: int, seconds: float) -> JSON:
-        deadline = time.monotonic() + seconds
-        return advise(view, seat, random.Random(seed), lambda: time.monotonic() < deadline,
-                      lambda: max(0.0, deadline - time.monotonic()))
+    def advise(self, view: Sequence[JSON], seat: str, seed: int, seconds: float,
+               model: str = "uniform") -> JSON:
+        return advise(view, seat, model=model)
 
     def decision(self, event: Any) -> str | None:
         if isinstance(event, BidMade | TrumpNamed | Played):
@@ -94,10 +101,9 @@ def fold(view: Sequence[JSON], seat: str) -> Texas42Belief:
     return belief
 
 
-def advise(view: Sequence[JSON], seat: str, rng: random.Random, go_on: Callable[[], bool],
-           left: Callable[[], float] = lambda: math.inf) -> JSON:
-    """The advice for `seat` now (see the module docstring). `go_on()` says whether there is
-    time for another deal; `left()` is the seconds left (a bound on one deal's search)."""
+def advise(view: Sequence[JSON], seat: str, oracle_n: int = N_DEFAULT,
+           play_n: int = PLAY_N, model: str = "uniform") -> JSON:
+    """The advice for `seat` now (see the module docstring) under the completion `model`."""
     belief = fold(view, seat)
     state = belief.state
     if state is None or state.phase not in ("bidding", "trump", "playing"):
@@ -108,12 +114,25 @@ def advise(view: Sequence[JSON], seat: str, rng: random.Random, go_on: Callable[
         if state.nello:
             raise AdviceRefused("wrong_phase", "no play advice in a nello hand: the solver "
                                                "plays four-seat tricks only")
-        return play_advice(belief, seat, rng, go_on, left)
+        return {**play_advice(belief, seat, play_n), "model": model}
     hand = sorted(state.hands.get(seat) or ())
-    oracle = bidding_oracle(hand, seat, rng, batch=1, n_min=20, n_max=200, target_width=0.2,
-                            budget=go_on, nodes_left=lambda: _nodes(left()))
     out: JSON = {"kind": "bid" if state.phase == "bidding" else "trump", "seat": seat,
-                 "label": BID_LABEL, "oracle": oracle}
+                 "label": BID_LABEL, "model": model}
+    if model == BIDS_GREEDY:
+        bids = [(s, b) for s, b in state.bids]
+        label = f"{BIDS_GREEDY_LABEL}; bids: " + (", ".join(
+            f"{s} {b or 'pass'}" for s, b in bids) or "none yet")
+        try:
+            deals = conditioned_completions(
+                hand, seat, [(s, b) for s, b in bids if s != seat], oracle_n,
+                random.Random(position_seed(hand, seat, label, oracle_n)), state.dealer,
+                state.options.dealer_must_bid)
+        except ModelUnlikely as unlikely:
+            out.update(oracle=None, note=f"{unlikely}: no table under {BIDS_GREEDY}")
+            return out
+        out["oracle"] = bidding_oracle(hand, seat, n=oracle_n, deals=deals, model=label)
+    else:
+        out["oracle"] = bidding_oracle(hand, seat, n=oracle_n)
     if state.phase == "bidding":
         out["high_bid"] = state.high_bid
         out["legal_bids"] = legal_bids(state.high_bid, forced_to_bid(state, seat))
@@ -122,13 +141,23 @@ def advise(view: Sequence[JSON], seat: str, rng: random.Random, go_on: Callable[
     return out
 
 
-def play_advice(belief: Texas42Belief, seat: str, rng: random.Random,
-                go_on: Callable[[], bool], left: Callable[[], float]) -> JSON:
+def play_seed(state: State, seat: str, n: int) -> int:
+    """The deal sampler's seed: the position (the seat, its dominoes, the contract, every
+    play of the hand in order), never the clock or the request."""
+    plays = [f"{s}:{t}" for trick in state.tricks for s, t in trick]
+    plays += [f"{s}:{t}" for s, t in state.trick]
+    own = " ".join(str(t) for t in sorted(state.hands.get(seat) or ()))
+    text = (f"texas42-play:{seat}:{own}:{state.bidder}:{state.high_bid}:{state.trump}:"
+            f"{state.leader}:{','.join(plays)}:{n}")
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def play_advice(belief: Texas42Belief, seat: str, n: int = PLAY_N) -> JSON:
     """Each legal domino: the seat's team's mean points at the hand's end and the share of
-    deals in which the bidders make their bid, over the deals solved: the first always, the
-    rest while the budget lasts."""
+    deals in which the bidders make their bid, over n deals drawn from the seat's belief."""
     state, position = belief.state, belief.position()
     assert state is not None and position is not None and state.trump is not None
+    rng = random.Random(play_seed(state, seat, n))
     legal = legal_tiles(state, seat)
     own = state.hands.get(seat) or frozenset()
     bidder, bid = state.bidder, state.high_bid
@@ -140,51 +169,36 @@ def play_advice(belief: Texas42Belief, seat: str, rng: random.Random,
     trick = tuple((SEATS.index(s), INDEX[t]) for s, t in state.trick)
     totals: dict[int, list[int]] = {INDEX[t]: [] for t in legal}
     makes: dict[int, int] = dict.fromkeys(totals, 0)
-    solved = 0
-    while solved == 0 or go_on():
+    deals = 1 if len(legal) == 1 else n
+    for _ in range(deals):
         drawn = sample_deal(position, rng)
-        hands = tuple(mask_of(own) if s == seat else mask_of(drawn[s]) for s in SEATS)
-        # the first deal is always solved (as the oracle's first completion): an answer
-        # ranks every legal domino however loaded the machine; later deals fit the budget
-        solver = Solver(state.trump, limit=None if solved == 0 else _nodes(left()))
-        try:
-            values = solver.move_values(hands, leader, trick)  # type: ignore[arg-type]
-        except OutOfNodes:
-            break
-        solved += 1
-        for tile, ns in values.items():
+        hands = hands_of([own if s == seat else drawn[s] for s in SEATS])
+        values = solver(state.trump).move_values(hands, leader, trick)
+        for index, ns in values.items():
             points = {"NS": taken["NS"] + ns, "EW": taken["EW"] + to_share - ns}
-            totals[tile].append(points[team])
-            makes[tile] += points[bidders] >= needed(bid)
-        if len(legal) == 1:
-            break
-    moves = []
+            totals[index].append(points[team])
+            makes[index] += points[bidders] >= needed(bid)
+    moves: list[JSON] = []
     for tile in legal:
         scores = totals[INDEX[tile]]
-        n = len(scores)
-        if n == 0:
-            continue
-        mean = sum(scores) / n
-        sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1)) if n > 1 else math.inf
-        half = Z95 * sd / math.sqrt(n)
+        count = len(scores)
+        mean = sum(scores) / count
+        sd = (math.sqrt(sum((s - mean) ** 2 for s in scores) / (count - 1)) if count > 1
+              else math.inf)
+        half = Z95 * sd / math.sqrt(count)
         moves.append({"tile": str(tile), "team_points": round(mean, 3),
                       "ci": [_finite(mean - half), _finite(mean + half)],
-                      "p_bid_made": round(makes[INDEX[tile]] / n, 4),
-                      "p_bid_made_CI": [round(x, 4) for x in wilson(makes[INDEX[tile]], n)],
-                      "samples": n})
+                      "p_bid_made": round(makes[INDEX[tile]] / count, 4),
+                      "p_bid_made_CI": [round(x, 4) for x in wilson(makes[INDEX[tile]], count)],
+                      "samples": count})
     moves.sort(key=lambda m: -m["team_points"])
     greedy = choose_play(seat, legal, state.trick, state.trump)
     return {"kind": "play", "seat": seat, "label": PLAY_LABEL, "evaluator": PLAY_EVALUATOR,
             "completion_model": BELIEF_MODEL, "team": team, "bidder": bidder, "bid": bid,
-            "trump": trump_name(state.trump), "deals": solved, "moves": moves,
+            "trump": trump_name(state.trump), "deals": deals, "moves": moves,
             "greedy": str(greedy),
             "note": "team_points: your team's points at the end of the hand, mean over the "
                     "deals; p_bid_made: share of deals in which the bidders make their bid"}
-
-
-def _nodes(seconds: float) -> int | None:
-    """The plays a search may take in `seconds` (None: no limit)."""
-    return None if math.isinf(seconds) else max(1, int(seconds * NODES_PER_SECOND))
 
 
 def _finite(x: float) -> float | None:

@@ -7,13 +7,11 @@ A seat sees its own dealt tiles; nobody but the referee sees a hand's seed befor
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.interface import REFEREE
-from games.texas42.events import Dealt, HandStarted
+from games.texas42.events import Dealt, Event, HandStarted
 
 
-def view(event: Any, audience: str) -> Any:
+def view(event: Event, audience: str) -> Event:
     if audience == REFEREE:
         return event
     if isinstance(event, Dealt) and event.seat != audience:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.texas42.dominoes import SEATS, TILES, Tile
-from games.texas42.events import Played
+from games.texas42.events import Event, Played
 from games.texas42.rules import evolve
 from games.texas42.state import State
 from games.texas42.suits import TRUMP_SUIT, follows, led_suit, suit_words, trump_name
@@ -103,7 +103,7 @@ class Texas42Belief:
         self.voids = Voids()
         self.seq = 0
 
-    def apply(self, event: Any) -> None:
+    def apply(self, event: Event) -> None:
         if event.type == "hand_started":
             self.voids = Voids()
         if isinstance(event, Played) and self.state is not None:

@@ -8,23 +8,22 @@ the log must hold exactly those events, in order.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from games.redecide import redecide
-from games.texas42.commands import Bid, DealHand, NameTrump, PlayTile, StartMatch
+from games.texas42.commands import Bid, Command, DealHand, NameTrump, PlayTile, StartMatch
 from games.texas42.dominoes import parse_tile
-from games.texas42.events import BidMade, HandStarted, MatchStarted, Played, TrumpNamed
+from games.texas42.events import BidMade, Event, HandStarted, MatchStarted, Played, TrumpNamed
 from games.texas42.rules import decide, evolve
 from games.texas42.state import State
 from games.texas42.suits import parse_trump
 
 
-def command_for(event: Any) -> Any:
+def command_for(event: Event) -> Command | None:
     """The command that causes `event` when it opens a run, else None."""
     if isinstance(event, MatchStarted):
         return StartMatch(event.match_id, event.variant, dict(event.players),
                           event.target_marks, event.target_points, event.dealer_must_bid,
-                          event.first_dealer, event.nello)
+                          event.first_dealer, event.nello, event.fairness)
     if isinstance(event, HandStarted) and event.seed is not None:
         return DealHand(event.seed)
     if isinstance(event, BidMade):
@@ -36,6 +35,6 @@ def command_for(event: Any) -> Any:
     return None
 
 
-def check_log(events: Sequence[Any]) -> State | None:
+def check_log(events: Sequence[Event]) -> State | None:
     """The final state; LogProblem at the first event the rules would not have produced."""
     return redecide(events, command_for, decide, evolve)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.fairness.scheme import NEW, SchemeName
 from games.texas42.dominoes import Tile
 
 
@@ -18,6 +19,8 @@ class StartMatch:
     first_dealer: str = "E"
     nello: bool = False
     """The table option: a mark bidder may name nello instead of a trump."""
+    fairness: SchemeName | None = NEW
+    """The dealing scheme the match names (None only when re-deciding an older log)."""
 
 
 @dataclass(frozen=True)
@@ -47,4 +50,6 @@ class PlayTile:
     tile: Tile
 
 
-Command = StartMatch | DealHand | Bid | NameTrump | PlayTile
+Move = Bid | NameTrump | PlayTile
+"""A player's command (the referee's are StartMatch and DealHand)."""
+Command = StartMatch | DealHand | Move

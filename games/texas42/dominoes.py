@@ -43,11 +43,11 @@ def other_team(team: str) -> Team:
 
 
 def next_seat(seat: str) -> Seat:
-    return SEATS[(SEATS.index(seat) + 1) % 4]  # type: ignore[arg-type]
+    return SEATS[(SEATS.index(seat) + 1) % 4]
 
 
 def partner_of(seat: str) -> Seat:
-    return SEATS[(SEATS.index(seat) + 2) % 4]  # type: ignore[arg-type]
+    return SEATS[(SEATS.index(seat) + 2) % 4]
 
 
 def is_seat(value: object) -> bool:

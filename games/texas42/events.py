@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
+from games.fairness.scheme import NamesScheme, SchemeName
 from games.texas42.dominoes import Tile, parse_tile
 
 
@@ -23,11 +24,13 @@ def _tile(value: Any) -> Tile:
     if isinstance(value, Tile):
         return value
     if isinstance(value, list | tuple) and len(value) == 2:
-        return Tile(*sorted(int(v) for v in value))
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise ValueError(f"not a tile: {value!r} (two integers, or 'a-b')")
+        return Tile(*sorted(value))
     return parse_tile(str(value))
 
 
-class MatchStarted(_Event):
+class MatchStarted(_Event, NamesScheme):
     type: Literal["match_started"] = "match_started"
     game: Literal["texas42"] = "texas42"
     match_id: str
@@ -41,6 +44,8 @@ class MatchStarted(_Event):
     nello: bool = False
     """The table option: a mark bidder may name nello (its partner sits out, it must lose
     every trick) instead of a trump."""
+    fairness: SchemeName | None = None
+    """The dealing scheme (absent in older logs: the same shuffle, named since)."""
 
 
 class HandStarted(_Event):
@@ -121,15 +126,15 @@ class MatchEnded(_Event):
 
 Event = Annotated[MatchStarted | HandStarted | Dealt | BidMade | TrumpNamed | Played
                   | TrickWon | HandEnded | MatchEnded, Field(discriminator="type")]
-ADAPTER: TypeAdapter[Any] = TypeAdapter(Event)
+ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 
 
-def parse_event(data: dict[str, Any] | str | bytes) -> Any:
+def parse_event(data: dict[str, Any] | str | bytes) -> Event:
     """One event from its dict or JSON (pydantic's ValidationError, a ValueError, if bad)."""
     if isinstance(data, str | bytes):
         return ADAPTER.validate_json(data)
     return ADAPTER.validate_python(data)
 
 
-def event_to_dict(event: Any) -> dict[str, Any]:
+def event_to_dict(event: Event) -> dict[str, Any]:
     return event.model_dump(mode="json")

@@ -1,53 +1,68 @@
-"""The bidding oracle of seed 003, Part V: what a bid is worth, with every number labelled.
+"""The bidding oracle of seed 003, Part V: what a bid is worth, every number labelled with
+what produced it.
 
 For the seat to bid, holding seven dominoes:
  1. completions: the other 21 dominoes dealt to the other three hands, drawn exactly and
-    uniformly from the seat's belief (the bids so far are ignored: that is the model, and the
-    label says so); the same completions serve every trump (common random numbers);
- 2. each trump is fixed *before* evaluation and every completion solved with it by the
-    perfect-information solver (the bidder leads): V(d, trump), the bidder's team's points;
- 3. per (trump, bid level): P_upper(make) = the share of completions where the solver's
-    score reaches the bid, with its Wilson interval; the score's mean, q5, q50, q95 and the
-    robustness gap mean - q5; the trump to name is argmax_trump mean (max_trump E[V]), never
-    the per-deal best (E[max_trump V], reported only to show the gap);
- 4. the lower bracket: the same completions with the bidder's team playing the fixed greedy
-    policy (games.texas42.greedy: a seat sees only its own hand and the plays) against
-    defenders who reply perfectly; so deal by deal it never beats the solver's score and
-    P_lower <= P_upper in every cell; the fusion gap is P_upper - P_lower;
- 5. strategy stability: whether one opening lead is optimal in at least 70% of completions;
- 6. sequential sampling: completions until the chosen trump's intervals are narrow enough,
-    a maximum N, or the caller's budget says stop (the caller owns the clock: this stays
-    pure; a completion the budget cannot finish is left out whole, for every trump).
+    uniformly given the seat's hand (`completion_model`; the bids so far are ignored unless a
+    conditioned model is asked for, games.texas42.models); the same completions serve every
+    trump (common random numbers). The sampler is seeded from the position (the seat, its
+    hand, the model, N), so the same position gives the same figures on any machine, at a
+    table and in a replay; the first k of N completions are those of N = k (the interval
+    narrows as N grows, and a caller may stream the partial tables: `oracle_steps`);
+ 2. each trump is fixed *before* evaluation and every completion solved with it, the bidder
+    leading, by two evaluators (`EVALUATORS`):
+    - `dd`: double-dummy: all four hands open, both teams perfect. Not a bound on real play
+      in either direction: the bidders' clairvoyance flatters them, the defenders' hurts
+      them (so it is no "upper bound": it was once labelled one);
+    - `greedy`: the bidder's team plays the greedy policy (games.texas42.greedy: its own hand
+      and the plays only) against defenders who see every hand and reply perfectly: a floor
+      for greedy bidders against any defence, deal by deal never above `dd`;
+ 3. per (trump, bid level): P_dd(make) and P_greedy(make) with Wilson intervals, the dd
+    score's mean, q5/q50/q95, robustness gap (mean - q5) and CVaR (the mean of its worst
+    10%), the gap P_dd - P_greedy; the trump to name is argmax_trump mean dd score
+    (max_trump E[V]), never the per-deal best (E[max_trump V], reported to show that gap);
+ 4. strategy stability: whether one opening lead is optimal in at least 70% of completions.
 
-Speed: each trump's value is found by null-window searches (MTD(f)) starting from the greedy
-policy's score on the same deal, a proven lower bound, with the solver's table of bounds
-shared between those searches and the opening-lead tests (`bench solver42 --oracle`).
+Budgets are work, not time: N completions, each solved to the end (a whole-hand solve is a
+few thousand plays searched by the compiled solver, games.texas42.kernel). Pure: no clock.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.texas42.dominoes import INDEX, SEATS, TILES, Tile, partner_of, team_of
 from games.texas42.greedy import choose_play
 from games.texas42.scoring import MARK_BIDS, POINT_BIDS, needed
-from games.texas42.solver import OutOfNodes, Solver, bits, mask_of
+from games.texas42.solver import bits, four, hands_of
 from games.texas42.suits import TRUMPS, trump_name
 from inference.classes import Position
 from inference.sampler import sample_deal
 
+if TYPE_CHECKING:
+    from games.texas42.kernel import FastSolver
+
+VERSION = 2
+"""Changes whenever the same position would give other figures (part of the cache key)."""
 COMPLETION_MODEL = ("uniform over deals consistent with the bidder's own hand (the bids so far "
                     "are ignored)")
-UPPER = "perfect-information solver, trump fixed before aggregation (optimistic upper bound)"
-LOWER = ("the bidder's team plays the greedy imperfect-information policy "
-         "(games.texas42.greedy), the defenders reply perfectly (pessimistic lower bracket)")
+DD = ("double-dummy: all four hands open, both teams play perfectly, trump fixed before "
+      "aggregation (not a bound on real play: the bidders' clairvoyance flatters them, the "
+      "defenders' hurts them)")
+GREEDY = ("greedy bidders against clairvoyant defenders: the bidder's team plays the greedy "
+          "policy (games.texas42.greedy: its own hand and the plays only), the defenders see "
+          "every hand and reply perfectly (a floor for greedy bidders against any defence)")
+EVALUATORS = {"dd": DD, "greedy": GREEDY}
 LEVELS = (*POINT_BIDS, *MARK_BIDS)
+N_DEFAULT = 150
 Z95 = 1.959963984540054
 STABLE_SHARE = 0.7
+CVAR_SHARE = 0.1
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
@@ -67,13 +82,33 @@ def quantile(values: Sequence[int], q: float) -> int:
     return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
+def cvar(values: Sequence[int], share: float = CVAR_SHARE) -> float:
+    """The mean of the worst `share` of the scores (at least one)."""
+    ordered = sorted(values)
+    worst = ordered[:max(1, math.ceil(share * len(ordered)))]
+    return sum(worst) / len(worst)
+
+
+def position_seed(hand: Sequence[Tile], seat: str, model: str, n: int) -> int:
+    """The completion sampler's seed: a function of the position only (never the clock, the
+    table or the asker), so every machine and every replay draws the same completions."""
+    text = f"texas42-oracle:{VERSION}:{seat}:{' '.join(str(t) for t in sorted(hand))}:" \
+           f"{model}:{n}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def cache_key(hand: Sequence[Tile], seat: str, model: str, n: int) -> str:
+    """A key that names the oracle's whole answer for a position (store it under this)."""
+    return f"t42o{VERSION}-{position_seed(hand, seat, model, n):016x}"
+
+
 def completions(hand: Sequence[Tile], seat: str, n: int, rng: random.Random
                 ) -> list[dict[str, tuple[Tile, ...]]]:
     """n whole deals drawn exactly uniformly given `seat`'s hand (inference.sampler)."""
     others = tuple(s for s in SEATS if s != seat)
     unseen = [t for t in TILES if t not in set(hand)]
     position = Position(others, dict.fromkeys(unseen, 0b111), (7, 7, 7))
-    out = []
+    out: list[dict[str, tuple[Tile, ...]]] = []
     for _ in range(n):
         drawn = sample_deal(position, rng)
         out.append({seat: tuple(sorted(hand)), **{s: tuple(drawn[s]) for s in others}})
@@ -82,32 +117,47 @@ def completions(hand: Sequence[Tile], seat: str, n: int, rng: random.Random
 
 @dataclass
 class Evaluation:
-    """Per completion, per trump: the solver's and the greedy policy's bidder-team score."""
+    """Per completion, for one trump: each evaluator's bidder-team score, the optimal leads."""
 
-    upper: list[int] = field(default_factory=list)
-    lower: list[int] = field(default_factory=list)
-    stable_leads: list[frozenset[int]] = field(default_factory=list)
-
-
-def solver_score(deal: dict[str, Sequence[Tile]], trump: int, bidder: str,
-                 with_leads: bool = True, at_least: int = 0) -> tuple[int, frozenset[int]]:
-    """The bidder's team's points under perfect play, and the set of optimal opening leads.
-
-    `at_least`: a score the bidders are known to reach (the greedy policy's, on the same
-    deal): the solver's null-window searches (MTD(f)) start there, which costs far less
-    than one full-window search."""
-    return _solve(Solver(trump), deal, bidder, with_leads, at_least)
+    dd: list[int] = field(default_factory=list)
+    greedy: list[int] = field(default_factory=list)
+    leads: list[frozenset[int]] = field(default_factory=list)
 
 
-def _solve(solver: Solver, deal: dict[str, Sequence[Tile]], bidder: str, with_leads: bool,
-           at_least: int) -> tuple[int, frozenset[int]]:
-    hands = tuple(mask_of(deal[s]) for s in SEATS)
+def solver(trump: int, fixed_team: int | None = None, limit: int | None = None) -> FastSolver:
+    """The compiled solver, imported on first use: numba's import and the kernel's cache load
+    cost seconds, which a process that never solves (a server, a test) should not pay."""
+    from games.texas42.kernel import FastSolver
+
+    return FastSolver(trump, fixed_team=fixed_team, limit=limit)
+
+
+def _hands(deal: Mapping[str, Sequence[Tile]]) -> tuple[int, int, int, int]:
+    return hands_of([deal[s] for s in SEATS])
+
+
+def greedy_score(deal: Mapping[str, Sequence[Tile]], trump: int, bidder: str) -> int:
+    """The bidder's team's points when it plays the greedy policy and the defenders, seeing
+    every hand, reply perfectly: never above the double-dummy score, deal by deal."""
+    leader = SEATS.index(bidder)
+    ns = solver(trump, fixed_team=leader % 2).value(_hands(deal), leader)
+    return ns if team_of(bidder) == "NS" else 42 - ns
+
+
+def dd_score(deal: Mapping[str, Sequence[Tile]], trump: int, bidder: str,
+             with_leads: bool = True, at_least: int = 0) -> tuple[int, frozenset[int]]:
+    """The bidder's team's double-dummy points and the set of optimal opening leads.
+
+    `at_least`: a score the bidders are known to reach (the greedy floor on the same deal):
+    the null-window searches (MTD(f)) start there."""
+    hands = _hands(deal)
     leader = SEATS.index(bidder)
     ours = team_of(bidder) == "NS"
+    search = solver(trump)
     if ours:
-        ns = solver.mtdf(hands, leader, at_least, low=at_least)  # type: ignore[arg-type]
+        ns = search.mtdf(hands, leader, at_least, low=at_least)
     else:
-        ns = solver.mtdf(hands, leader, 42 - at_least, high=42 - at_least)  # type: ignore[arg-type]
+        ns = search.mtdf(hands, leader, 42 - at_least, high=42 - at_least)
     score = ns if ours else 42 - ns
     if not with_leads:
         return score, frozenset()
@@ -115,16 +165,16 @@ def _solve(solver: Solver, deal: dict[str, Sequence[Tile]], bidder: str, with_le
     for tile in bits(hands[leader]):
         after = list(hands)
         after[leader] ^= 1 << tile
-        # a null window around the optimum says whether this lead reaches it
+        # a null window beside the optimum says whether this lead reaches it
         lo, hi = (ns - 1, ns) if ours else (ns, ns + 1)
-        value = solver.bounded(tuple(after), leader, ((leader, tile),), lo, hi)  # type: ignore[arg-type]
+        value = search.bounded(four(after), leader, ((leader, tile),), lo, hi)
         if value == ns:
             best.add(tile)
     return score, frozenset(best)
 
 
 def greedy_policy(trump: int) -> Callable[[int, int, tuple[tuple[int, int], ...]], int]:
-    """The greedy policy as the solver's fixed policy (tile indices in and out)."""
+    """The greedy policy on tile indices, as the reference solver's fixed policy."""
 
     chosen: dict[tuple[int, int, tuple[tuple[int, int], ...]], int] = {}
 
@@ -140,42 +190,38 @@ def greedy_policy(trump: int) -> Callable[[int, int, tuple[tuple[int, int], ...]
     return choose
 
 
-def greedy_score(deal: dict[str, Sequence[Tile]], trump: int, bidder: str) -> int:
-    """The bidder's team's points when it plays the greedy policy and the defenders, seeing
-    every hand, reply perfectly: never above the solver's score, deal by deal."""
-    return _greedy(deal, trump, bidder, None)[0]
+def evaluate(deal: Mapping[str, Sequence[Tile]], trumps: Sequence[int], bidder: str,
+             with_leads: bool = True) -> dict[int, tuple[int, int, frozenset[int]]]:
+    """Per trump: (greedy floor, double-dummy score, optimal opening leads) of one deal: the
+    figures of `greedy_score` and `dd_score`, every trump in one call of the compiled
+    solver (games.texas42.kernel.evaluate_deal; imported on first use, as `solver`)."""
+    from games.texas42.kernel import evaluate_deal
+
+    found = evaluate_deal(_hands(deal), SEATS.index(bidder), trumps, with_leads)
+    return {trump: (floor, score, frozenset(bits(leads)))
+            for trump, (floor, score, leads) in found.items()}
 
 
-def _greedy(deal: dict[str, Sequence[Tile]], trump: int, bidder: str, limit: int | None
-            ) -> tuple[int, int]:
-    """greedy_score and the plays searched for it (OutOfNodes past `limit`)."""
-    leader = SEATS.index(bidder)
-    solver = Solver(trump, fixed=greedy_policy(trump), fixed_team=leader % 2,
-                    limit=None if limit is None else max(1, limit))
-    ns = solver.value(tuple(mask_of(deal[s]) for s in SEATS), leader)  # type: ignore[arg-type]
-    return (ns if team_of(bidder) == "NS" else 42 - ns), solver.nodes
-
-
-def cell(upper: list[int], lower: list[int], level: int, stable: bool) -> dict[str, Any]:
-    """One (trump, bid level) cell in the seed's JSON shape."""
-    n = len(upper)
+def cell(dd: list[int], greedy: list[int], level: int, stable: bool) -> dict[str, Any]:
+    """One (trump, bid level) cell in the seed's JSON shape, relabelled honestly."""
+    n = len(dd)
     need = needed(level)
-    made_up = sum(1 for s in upper if s >= need)
-    made_low = sum(1 for s in lower if s >= need)
-    mean = sum(upper) / n
-    q5 = quantile(upper, 0.05)
-    p_up, p_low = made_up / n, made_low / n
+    made_dd = sum(1 for s in dd if s >= need)
+    made_greedy = sum(1 for s in greedy if s >= need)
+    mean = sum(dd) / n
+    q5 = quantile(dd, 0.05)
+    p_dd, p_greedy = made_dd / n, made_greedy / n
     flags = [] if stable else ["strategy fusion susceptible: no opening lead is optimal in "
                                f"{STABLE_SHARE:.0%} of completions"]
-    if p_up < p_low:
-        flags.append("P_upper < P_lower: the solver or the greedy policy is wrong")
-    return {"completion_model": COMPLETION_MODEL, "evaluator": UPPER, "lower_evaluator": LOWER,
-            "N": n, "bid": level, "P_upper": p_up, "P_upper_CI": list(wilson(made_up, n)),
-            "P_lower": p_low, "P_lower_CI": list(wilson(made_low, n)),
-            "fusion_gap": p_up - p_low, "score_mean": mean, "score_q5": q5,
-            "score_q50": quantile(upper, 0.5), "score_q95": quantile(upper, 0.95),
-            "robustness_gap": mean - q5, "lower_score_mean": sum(lower) / n,
-            "strategy_stable": stable, "flags": flags}
+    if p_dd < p_greedy:
+        flags.append("P_dd < P_greedy: the solver or the greedy policy is wrong")
+    return {"completion_model": COMPLETION_MODEL, "evaluator": DD, "lower_evaluator": GREEDY,
+            "N": n, "bid": level, "P_dd": p_dd, "P_dd_CI": list(wilson(made_dd, n)),
+            "P_greedy": p_greedy, "P_greedy_CI": list(wilson(made_greedy, n)),
+            "fusion_gap": p_dd - p_greedy, "score_mean": mean, "score_q5": q5,
+            "score_q50": quantile(dd, 0.5), "score_q95": quantile(dd, 0.95),
+            "robustness_gap": mean - q5, "score_cvar10": cvar(dd),
+            "greedy_score_mean": sum(greedy) / n, "strategy_stable": stable, "flags": flags}
 
 
 def stable(leads: list[frozenset[int]]) -> bool:
@@ -188,102 +234,67 @@ def stable(leads: list[frozenset[int]]) -> bool:
     return max(counts.values(), default=0) >= STABLE_SHARE * len(leads)
 
 
-def bidding_oracle(hand: Sequence[Tile], seat: str, rng: random.Random, *,
-                   trumps: Sequence[int] = TRUMPS, batch: int = 10, n_min: int = 20,
-                   n_max: int = 100, target_width: float = 0.2,
-                   budget: Callable[[], bool] | None = None,
-                   nodes_left: Callable[[], int | None] | None = None,
-                   with_leads: bool = True) -> dict[str, Any]:
-    """The oracle's table for `seat` bidding with `hand` (see the module docstring).
-
-    Stops once the chosen trump's widest P_upper interval over the levels is at most
-    `target_width` (after at least `n_min` completions), at `n_max`, or when `budget()` turns
-    False (checked after each completion). `nodes_left()`: the plays the solver may still
-    search (the caller's clock turned into a count); a completion that would need more is
-    left out whole, so every trump keeps the same completions (the first is always solved)."""
+def oracle_steps(hand: Sequence[Tile], seat: str, *, trumps: Sequence[int] = TRUMPS,
+                 n: int = N_DEFAULT, every: int = 25, with_leads: bool = True,
+                 deals: Sequence[dict[str, tuple[Tile, ...]]] | None = None,
+                 model: str = COMPLETION_MODEL) -> Iterator[dict[str, Any]]:
+    """The oracle's table after every `every` completions and at N (the last one yielded is
+    the answer): a caller streams the interval narrowing. `deals`: completions drawn by a
+    caller (another completion model, named by `model`); default: uniform, seeded from the
+    position."""
+    if deals is None:
+        deals = completions(hand, seat, n, random.Random(position_seed(hand, seat, model, n)))
     evaluations = {t: Evaluation() for t in trumps}
-    n = 0
-    stop = "n_max"
-    while n < n_max and stop == "n_max":
-        for deal in completions(hand, seat, min(batch, n_max - n), rng):
-            limit = nodes_left() if nodes_left is not None and n > 0 else None
-            scored = _evaluate(deal, trumps, seat, with_leads, limit)
-            if scored is None:
-                stop = "budget"
-                break
-            for trump, (lower, score, leads) in scored.items():
-                evaluation = evaluations[trump]
-                evaluation.upper.append(score)
-                evaluation.lower.append(lower)
-                if with_leads:
-                    evaluation.stable_leads.append(leads)
-            n += 1
-            if n >= n_min and _narrow(evaluations, n, target_width):
-                stop = "interval narrow enough"
-                break
-            if budget is not None and not budget():
-                stop = "budget"
-                break
-    return report(hand, seat, evaluations, n, stop)
+    for done, deal in enumerate(deals[:n], start=1):
+        for trump, (floor, score, leads) in evaluate(deal, trumps, seat, with_leads).items():
+            evaluation = evaluations[trump]
+            evaluation.dd.append(score)
+            evaluation.greedy.append(floor)
+            if with_leads:
+                evaluation.leads.append(leads)
+        if done % every == 0 or done == len(deals[:n]):
+            yield report(hand, seat, evaluations, done, n, model)
 
 
-def _narrow(evaluations: dict[int, Evaluation], n: int, target_width: float) -> bool:
-    """Whether the chosen trump's widest P_upper interval over the levels is narrow enough."""
-    upper = evaluations[_chosen(evaluations)].upper
-    return all(hi - lo <= target_width
-               for lo, hi in (wilson(sum(1 for s in upper if s >= needed(k)), n)
-                              for k in LEVELS))
-
-
-def _evaluate(deal: dict[str, tuple[Tile, ...]], trumps: Sequence[int], seat: str,
-              with_leads: bool, limit: int | None
-              ) -> dict[int, tuple[int, int, frozenset[int]]] | None:
-    """Per trump: (greedy score, solver score, optimal leads); None if `limit` plays of
-    search do not suffice."""
-    out = {}
-    used = 0
-    try:
-        for trump in trumps:
-            lower, nodes = _greedy(deal, trump, seat, None if limit is None else limit - used)
-            used += nodes
-            solver = Solver(trump, limit=None if limit is None else max(1, limit - used))
-            try:
-                score, leads = _solve(solver, deal, seat, with_leads, lower)
-            finally:
-                used += solver.nodes
-            out[trump] = (lower, score, leads)
-    except OutOfNodes:
-        return None
-    return out
+def bidding_oracle(hand: Sequence[Tile], seat: str, *, trumps: Sequence[int] = TRUMPS,
+                   n: int = N_DEFAULT, with_leads: bool = True,
+                   deals: Sequence[dict[str, tuple[Tile, ...]]] | None = None,
+                   model: str = COMPLETION_MODEL) -> dict[str, Any]:
+    """The oracle's table for `seat` bidding with `hand` at N = n (see the module docstring)."""
+    *_, last = oracle_steps(hand, seat, trumps=trumps, n=n, every=n, with_leads=with_leads,
+                            deals=deals, model=model)
+    return last
 
 
 def _chosen(evaluations: dict[int, Evaluation]) -> int:
-    return max(evaluations, key=lambda t: sum(evaluations[t].upper))
+    return max(evaluations, key=lambda t: sum(evaluations[t].dd))
 
 
-def report(hand: Sequence[Tile], seat: str, evaluations: dict[int, Evaluation], n: int,
-           stop: str) -> dict[str, Any]:
+def report(hand: Sequence[Tile], seat: str, evaluations: dict[int, Evaluation], done: int,
+           n: int, model: str = COMPLETION_MODEL) -> dict[str, Any]:
     chosen = _chosen(evaluations)
-    means = {t: sum(e.upper) / n for t, e in evaluations.items()}
-    per_deal_best = [max(evaluations[t].upper[i] for t in evaluations) for i in range(n)]
-    max_of_means = max(means.values())
-    mean_of_max = sum(per_deal_best) / n
-    cells = {trump_name(t): {str(k): cell(e.upper, e.lower, k, stable(e.stable_leads))
-                             for k in LEVELS}
+    means = {t: sum(e.dd) / done for t, e in evaluations.items()}
+    per_deal_best = [max(evaluations[t].dd[i] for t in evaluations) for i in range(done)]
+    cells = {trump_name(t): {str(k): cell(e.dd, e.greedy, k, stable(e.leads)) for k in LEVELS}
              for t, e in evaluations.items()}
     gaps = [c["fusion_gap"] for row in cells.values() for c in row.values()]
     return {
         "seat": seat, "hand": [str(t) for t in sorted(hand)], "partner": partner_of(seat),
-        "completion_model": COMPLETION_MODEL, "evaluator": UPPER, "lower_evaluator": LOWER,
-        "N": n, "stopped": stop,
+        "completion_model": model, "evaluator": DD, "lower_evaluator": GREEDY,
+        "evaluators": EVALUATORS, "N": done, "N_target": n,
+        "stopped": "N reached (a fixed work budget)" if done >= n else "in progress",
+        "seed": position_seed(hand, seat, model, n), "cache_key": cache_key(hand, seat, model, n),
         "trump": trump_name(chosen),
-        "max_trump_E_score": max_of_means,
-        "E_max_trump_score": mean_of_max,
-        "trump_fusion_gap": mean_of_max - max_of_means,
+        "max_trump_E_score": max(means.values()),
+        "E_max_trump_score": sum(per_deal_best) / done,
+        "trump_fusion_gap": sum(per_deal_best) / done - max(means.values()),
         "score_means": {trump_name(t): m for t, m in means.items()},
+        "greedy_means": {trump_name(t): sum(e.greedy) / done for t, e in evaluations.items()},
         "large_fusion_gaps": sum(1 for g in gaps if g > 0.2),
         "cells": cells,
-        "note": "P_upper assumes every seat sees every hand; E_max_trump_score lets the oracle "
-                "pick trump per deal and is never the value of a bid",
+        "note": "P_dd: the share of completions the bidders make double-dummy (every seat sees "
+                "every hand); P_greedy: greedy bidders against clairvoyant defenders; real "
+                "play lies between neither for sure (docs/games/texas42.md has the calibration "
+                "against play-outs); E_max_trump_score lets the oracle pick trump per deal and "
+                "is never the value of a bid",
     }
-

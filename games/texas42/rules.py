@@ -7,10 +7,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
-from games.dominoes.fairness import seed_commitment, shuffled
-from games.texas42.commands import Bid, DealHand, NameTrump, PlayTile, StartMatch
+from games.fairness.shuffle import commitment as seed_commitment
+from games.fairness.shuffle import shuffled
+from games.texas42.commands import Bid, Command, DealHand, Move, NameTrump, PlayTile, StartMatch
 from games.texas42.dominoes import (
     HAND_SIZE,
     SEATS,
@@ -27,6 +27,7 @@ from games.texas42.errors import illegal, not_your_turn, wrong_phase
 from games.texas42.events import (
     BidMade,
     Dealt,
+    Event,
     HandEnded,
     HandStarted,
     MatchEnded,
@@ -100,7 +101,7 @@ def legal_tiles(state: State, seat: str) -> list[Tile]:
     return following or hand
 
 
-def legal_commands(state: State, seat: str) -> list[Any]:
+def legal_commands(state: State, seat: str) -> list[Move]:
     if to_act(state) != seat:
         return []
     if state.phase == "bidding":
@@ -120,7 +121,7 @@ def trump_choices(state: State) -> tuple[int, ...]:
 
 # --- decide -----------------------------------------------------------------------------------
 
-def decide(state: State | None, command: Any) -> list[Any]:
+def decide(state: State | None, command: Command) -> list[Event]:
     if isinstance(command, StartMatch):
         return _start(state, command)
     if state is None or state.phase == "over":
@@ -140,7 +141,7 @@ def decide(state: State | None, command: Any) -> list[Any]:
     raise illegal(f"not a command of 42: {command!r}")
 
 
-def _start(state: State | None, command: StartMatch) -> list[Any]:
+def _start(state: State | None, command: StartMatch) -> list[Event]:
     if state is not None:
         raise wrong_phase("the match has already started")
     if sorted(command.players) != sorted(SEATS):
@@ -153,10 +154,11 @@ def _start(state: State | None, command: StartMatch) -> list[Any]:
                          players=dict(command.players), target_marks=command.target_marks,
                          target_points=command.target_points,
                          dealer_must_bid=command.dealer_must_bid,
-                         first_dealer=command.first_dealer, nello=command.nello)]
+                         first_dealer=command.first_dealer, nello=command.nello,
+                         fairness=command.fairness)]
 
 
-def _deal(state: State, seed: str) -> list[Any]:
+def _deal(state: State, seed: str) -> list[Event]:
     try:
         hands = deal(seed)
     except ValueError as error:
@@ -175,7 +177,7 @@ def _expect_turn(state: State, seat: str, phase: str, doing: str) -> None:
         raise not_your_turn(f"it is {turn}'s turn, not {seat}'s")
 
 
-def _bid(state: State, command: Bid) -> list[Any]:
+def _bid(state: State, command: Bid) -> list[Event]:
     _expect_turn(state, command.seat, "bidding", "bid")
     allowed = legal_bids(state.high_bid, forced_to_bid(state, command.seat))
     if command.bid not in allowed:
@@ -191,7 +193,7 @@ def _bid(state: State, command: Bid) -> list[Any]:
                            totals=dict(state.totals))]
 
 
-def _name_trump(state: State, command: NameTrump) -> list[Any]:
+def _name_trump(state: State, command: NameTrump) -> list[Event]:
     _expect_turn(state, command.seat, "trump", "name trump")
     if command.trump not in trump_choices(state):
         if command.trump == NELLO:
@@ -201,7 +203,7 @@ def _name_trump(state: State, command: NameTrump) -> list[Any]:
     return [TrumpNamed(seat=command.seat, trump=trump_name(command.trump))]
 
 
-def _play(state: State, command: PlayTile) -> list[Any]:
+def _play(state: State, command: PlayTile) -> list[Event]:
     _expect_turn(state, command.seat, "playing", "play")
     hand = state.hands.get(command.seat)
     if hand is None or command.tile not in hand:
@@ -223,7 +225,7 @@ def _play(state: State, command: PlayTile) -> list[Any]:
     return [played, won, *_end_hand(after)]
 
 
-def _end_hand(state: State) -> list[Any]:
+def _end_hand(state: State) -> list[Event]:
     bidder, bid = state.bidder, state.high_bid
     assert bidder is not None and state.trump is not None
     if state.nello:
@@ -248,7 +250,7 @@ def _end_hand(state: State) -> list[Any]:
 
 # --- evolve -----------------------------------------------------------------------------------
 
-def evolve(state: State | None, event: Any) -> State:
+def evolve(state: State | None, event: Event) -> State:
     if isinstance(event, MatchStarted):
         options = Options(event.target_marks, event.target_points, event.dealer_must_bid,
                           event.first_dealer, event.nello)

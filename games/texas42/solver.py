@@ -11,7 +11,7 @@ Tiles are indices 0..27 (`dominoes.INDEX`), hands 28-bit masks, seats 0..3 = S, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -20,6 +20,9 @@ from games.texas42.suits import TRUMP_SUIT, follows, is_trump, led_suit, rank_in
 
 TRUMP_INDEX = 7
 """The trump suit's index in the per-suit tables (numbers are 0..6)."""
+
+Hands = tuple[int, int, int, int]
+"""Each seat's tiles as a mask of tile indices (INDEX), in SEATS order."""
 
 
 class OutOfNodes(Exception):
@@ -75,8 +78,7 @@ def tables(trump: int) -> Tables:
                 row.append(-1)
         power.append(tuple(row))
     points = tuple(count_of(t) for t in TILES)
-    order = tuple(tuple(sorted(range(28), key=lambda i, row=row: (-row[i], points[i])))
-                  for row in power)
+    order = tuple(_ranked([(-row[i], points[i]) for i in range(28)]) for row in power)
     lead_order = tuple(sorted(range(28), key=lambda i: (-power[lead[i]][i], points[i])))
     trumps = sum(1 << i for i, t in enumerate(TILES) if is_trump(t, trump))
     counted = tuple((i, p) for i, p in enumerate(points) if p)
@@ -85,17 +87,31 @@ def tables(trump: int) -> Tables:
     for subset in range(1 << len(counted)):
         mask = sum(1 << counted[k][0] for k in range(len(counted)) if subset >> k & 1)
         count_left[mask] = sum(counted[k][1] for k in range(len(counted)) if subset >> k & 1)
-    smear = tuple(tuple(sorted(range(28), key=lambda i, row=row: (-points[i], row[i])))
-                  for row in power)
-    dump = tuple(tuple(sorted(range(28), key=lambda i, row=row: (points[i], row[i])))
-                 for row in power)
+    smear = tuple(_ranked([(-points[i], row[i]) for i in range(28)]) for row in power)
+    dump = tuple(_ranked([(points[i], row[i]) for i in range(28)]) for row in power)
     return Tables(trump, lead, follow, tuple(power), points, counted, order, lead_order,
                   trumps, smear, count_mask, count_left, dump,
                   sum(1 << i for i, t in enumerate(TILES) if t.low == t.high))
 
 
-def mask_of(tiles: object) -> int:
-    return sum(1 << INDEX[t] for t in tiles)  # type: ignore[attr-defined]
+def _ranked(keys: list[tuple[int, int]]) -> tuple[int, ...]:
+    """The tile indices sorted by their keys (ties in index order)."""
+    return tuple(sorted(range(len(keys)), key=keys.__getitem__))
+
+
+def mask_of(tiles: Iterable[Tile]) -> int:
+    return sum(1 << INDEX[t] for t in tiles)
+
+
+def four(masks: Sequence[int]) -> Hands:
+    """Four seats' masks, in SEATS order, as the solver takes them (ValueError unless four)."""
+    s, w, n, e = masks
+    return (s, w, n, e)
+
+
+def hands_of(hands: Sequence[Iterable[Tile]]) -> Hands:
+    """Four seats' tiles, in SEATS order, as the solver's masks."""
+    return four([mask_of(h) for h in hands])
 
 
 def bits(mask: int) -> list[int]:
@@ -129,13 +145,13 @@ class Solver:
         self.t = tables(self.trump)
 
     # --- public ------------------------------------------------------------------------------
-    def value(self, hands: tuple[int, int, int, int], leader: int,
+    def value(self, hands: Hands, leader: int,
               trick: tuple[tuple[int, int], ...] = ()) -> int:
         """NS points from the rest of the hand (the trick in progress included) under
         perfect play. `trick`: (seat, tile index) already played to the current trick."""
         return self._in_trick(hands, leader, trick, -1, 43)
 
-    def mtdf(self, hands: tuple[int, int, int, int], leader: int, guess: int,
+    def mtdf(self, hands: Hands, leader: int, guess: int,
              low: int = 0, high: int = 42) -> int:
         """The exact value by null-window searches (MTD(f)) from a first `guess`, knowing
         low <= value <= high: each search asks "is it at least b?" and the table of bounds
@@ -151,13 +167,13 @@ class Solver:
             guess = low if value >= beta else high
         return low
 
-    def bounded(self, hands: tuple[int, int, int, int], leader: int,
+    def bounded(self, hands: Hands, leader: int,
                 trick: tuple[tuple[int, int], ...], alpha: int, beta: int) -> int:
         """Alpha-beta within (alpha, beta): exact inside, a bound outside (a null window
         beside a known value answers "does this reach it?" cheaply)."""
         return self._in_trick(hands, leader, trick, alpha, beta)
 
-    def move_values(self, hands: tuple[int, int, int, int], leader: int,
+    def move_values(self, hands: Hands, leader: int,
                     trick: tuple[tuple[int, int], ...] = ()) -> dict[int, int]:
         """The exact value (NS points from here) of each legal play of the seat to move."""
         seat = (leader + len(trick)) % 4
@@ -174,7 +190,7 @@ class Solver:
         return following or hand
 
     # --- search ------------------------------------------------------------------------------
-    def _at_boundary(self, hands: tuple[int, int, int, int], leader: int, alpha: int,
+    def _at_boundary(self, hands: Hands, leader: int, alpha: int,
                      beta: int) -> int:
         if not hands[leader]:
             return 0
@@ -195,7 +211,7 @@ class Solver:
         else:
             sure = self._sure(hands[leader], left)
             low, high = (sure, most) if leader % 2 == 0 else (0, most - sure)
-        if low >= beta:
+        if low >= beta or low == high:  # an exact value is never searched again
             return low
         if high <= alpha:
             return high
@@ -210,7 +226,7 @@ class Solver:
         self.table[key] = (low, high)
         return value
 
-    def _in_trick(self, hands: tuple[int, int, int, int], leader: int,
+    def _in_trick(self, hands: Hands, leader: int,
                   trick: tuple[tuple[int, int], ...], alpha: int, beta: int) -> int:
         self.nodes += 1
         if self.limit is not None and self.nodes > self.limit:
@@ -279,7 +295,7 @@ class Solver:
                 return t.order[suit] if power[tile] > top else t.dump[suit]
         return t.order[suit]
 
-    def _fourth(self, hands: tuple[int, int, int, int], leader: int,
+    def _fourth(self, hands: Hands, leader: int,
                 trick: tuple[tuple[int, int], ...], seat: int, moves: int, alpha: int,
                 beta: int) -> int:
         """The last play of a trick, inlined: the three plays before it are scored once."""
@@ -348,12 +364,14 @@ class Solver:
                 points += 1 + t.points[tile]
         return points
 
-    def _lead(self, hands: tuple[int, int, int, int], leader: int,
+    def _lead(self, hands: Hands, leader: int,
               key: tuple[int, int, int, int, int], alpha: int, beta: int) -> int:
         """A trick's lead, the lead that did best here last time tried first."""
         moves = hands[leader]
         t = self.t
-        if (moves & t.trump_mask).bit_count() > 1:
+        if self.fixed is not None and leader % 2 == self.fixed_team:
+            moves = 1 << self.fixed(leader, moves, ())
+        elif (moves & t.trump_mask).bit_count() > 1:
             moves = self._one_per_trump_run(moves, hands, ())
         first = self.best_lead.get(key)
         order = t.lead_order if first is None else (first, *t.lead_order)
@@ -378,7 +396,7 @@ class Solver:
             self.best_lead[key] = best_tile
         return best
 
-    def _two_tricks(self, hands: tuple[int, int, int, int], leader: int) -> int:
+    def _two_tricks(self, hands: Hands, leader: int) -> int:
         """The last two tricks exactly, by plain minimax in one tight loop (at most 16 ways to
         play the first of them; the last is forced), kept by position: most of a whole
         hand's search is spent in its last two tricks, which windows would search again."""
@@ -463,7 +481,7 @@ class Solver:
         self.two[key] = best0
         return best0
 
-    def _last_trick(self, hands: tuple[int, int, int, int], leader: int) -> int:
+    def _last_trick(self, hands: Hands, leader: int) -> int:
         """One domino each: nothing to choose, the trick is what it is."""
         self.nodes += 4
         t = self.t
@@ -477,7 +495,7 @@ class Solver:
                 winner, best = seat, power[tile]
         return gained if winner % 2 == 0 else 0
 
-    def _one_per_trump_run(self, moves: int, hands: tuple[int, int, int, int],
+    def _one_per_trump_run(self, moves: int, hands: Hands,
                            trick: tuple[tuple[int, int], ...]) -> int:
         """Drop trumps equivalent to a stronger one kept: trumps belong to the trump suit
         only, so two of one hand with no trump still in play ranked between them and the same
@@ -514,8 +532,8 @@ def _bits(mask: int) -> list[int]:
     return found
 
 
-def _without(hands: tuple[int, int, int, int], seat: int, tile: int
-             ) -> tuple[int, int, int, int]:
+def _without(hands: Hands, seat: int, tile: int
+             ) -> Hands:
     bit = 1 << tile
     if seat == 0:
         return (hands[0] ^ bit, hands[1], hands[2], hands[3])
@@ -529,5 +547,5 @@ def _without(hands: tuple[int, int, int, int], seat: int, tile: int
 def solve_deal(hands: dict[str, frozenset[Tile] | set[Tile] | tuple[Tile, ...]], trump: int,
                leader: str) -> int:
     """NS points of a whole deal (or its remaining tricks) under perfect play."""
-    masks = tuple(mask_of(hands[s]) for s in SEATS)
-    return Solver(trump).value(masks, SEATS.index(leader))  # type: ignore[arg-type]
+    masks = hands_of([hands[s] for s in SEATS])
+    return Solver(trump).value(masks, SEATS.index(leader))

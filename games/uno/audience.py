@@ -1,7 +1,8 @@
 """`view`: the one gate hidden information passes through.
 
 A seat sees its own cards (deal and draws) and nothing of the other's; the spectator sees
-no card that is not face up; only the referee sees the shuffle secrets (the deck order).
+no card that is not face up; only the referee sees the match's seed (the deck order) before
+match_ended reveals it (everyone sees its commitment from the deal).
 """
 
 from __future__ import annotations
@@ -9,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.interface import REFEREE
-from games.uno.events import CardsDrawn, DeckReshuffled, HandDealt
+from games.uno.events import CardsDrawn, DeckReshuffled, HandDealt, UnoEvent
 
 
-def view(event: Any, audience: str) -> Any:
+def view(event: UnoEvent, audience: str) -> UnoEvent:
     if audience == REFEREE:
         return event
     if isinstance(event, HandDealt | CardsDrawn):

@@ -5,9 +5,11 @@ Exact: every labelled assignment of the hidden cards consistent with the history
 likely, counted by counting.Programme (a state per batch fill; used while that fits
 STATE_BUDGET) or else by blocks.BlockProgramme (batches no remaining kind tells apart merged;
 Python ints; used while it fits BLOCK_BUDGET states in one of its walk ORDERS). Beyond
-both: estimate.py's importance-weighted walks (rejection when no guide fits) with a 95%
-half-width per probability ("status": "estimate", "error_95" the largest,
-"marginal_error_95" each, "ess")."""
+both: chain.py's Markov chain over consistent arrangements, with its effective sample size
+and a 95% half-width per probability ("status": "estimate", "error_95" the largest,
+"marginal_error_95" each, "ess"); with fewer than MIN_ESS effective samples it says so in
+words and shows no probabilities. Only when no chain finds a consistent arrangement,
+estimate.py's importance-weighted walks (rejection when no guide fits)."""
 
 from __future__ import annotations
 
@@ -16,12 +18,15 @@ import random
 from typing import Any
 
 from games.interface import JSON, SPECTATOR
+from games.uno import chain
 from games.uno.blocks import BlockProgramme, OverBudget
 from games.uno.cards import COLOUR_NAMES
 from games.uno.counting import DECK, Infeasible, Position, Programme, Result, state_bound
 from games.uno.estimate import Weighted, draw, importance, summarise, summarise_weighted
-from games.uno.events import MatchEnded
+from games.uno.events import MatchEnded, UnoEvent
 from games.uno.ledger import Ledger
+from games.uno.seed_belief import MODEL as SEED_MODEL
+from games.uno.seed_belief import SeedBelief
 
 MODEL = "uniform: every deal and draw consistent with the public moves is equally likely"
 STATE_BUDGET = 32768
@@ -51,6 +56,8 @@ states took at most 11,458, and none past 12,000 fit)."""
 GUIDE_WORK = 300_000
 """Forward steps (states x options) the estimate's guide ladder may spend before it jumps
 to its last rung (every check dropped): about a quarter of a second here, deterministic."""
+MIN_ESS = 30.0
+"""Below this effective sample size an estimate shows no probabilities, only why."""
 INTEGER_VARIANTS = frozenset({"uno-2-mini"})
 """Variants counted in Python ints; others in float64 (relative error about 1e-15; the
 tests compare the two on the reduced deck and on uno-2 positions)."""
@@ -61,24 +68,30 @@ class UnoBelief:
     """An update after a reshuffle can take a second: computed off the event loop."""
 
     def __init__(self, observer: str, variant: str, budget: int = STATE_BUDGET,
-                 block_budget: int = BLOCK_BUDGET, seed: int = 0) -> None:
+                 block_budget: int = BLOCK_BUDGET, seed: int = 0,
+                 chain_budget: chain.Budget = chain.DEFAULT) -> None:
         self.observer = observer
+        self.chain_budget = chain_budget
         self.variant = variant
         self.budget = budget
         self.block_budget = block_budget
         self.seed = seed
         self.ledger = Ledger(observer)
+        self.seed_layer = None if observer == SPECTATOR else SeedBelief(observer)
+        """Seed 004's approximate update, shown beside the exact belief (a seat's view)."""
         self.seq = 0
         self.over: MatchEnded | None = None
         self._cache: tuple[int, JSON] | None = None
         self._orders: tuple[int, dict[str, tuple[list[str], int]]] = (-1, {})
 
-    def apply(self, event: Any) -> None:
+    def apply(self, event: UnoEvent) -> None:
         self.seq = event.seq
         if isinstance(event, MatchEnded):
             self.over = event
             return
         self.ledger.apply(event)
+        if self.seed_layer is not None:
+            self.seed_layer.apply(event)
 
     def bench_group(self) -> str | None:
         """The kind of position for benchmarks that split their rows (None: ordinary): after
@@ -167,12 +180,69 @@ class UnoBelief:
                     "arithmetic": arithmetic,
                     "entropy_bits": round(math.log2(result.total), 3),
                     "facts": facts(body["expected"], self.ledger.unknown,
-                                   state.variant.deck.colours)}
-        return {**head, **self.estimate(), "consistent_deals": None}
+                                   state.variant.deck.colours),
+                    **self._seed_beside(body["marginals"], compared=True)}
+        estimate = self.estimate()
+        return {**head, **estimate, "consistent_deals": None,
+                **self._seed_beside(estimate.get("marginals") or {},
+                                    compared=bool(estimate.get("marginals")))}
 
-    def estimate(self, tries: int = TRIES, keep: int = KEEP,
-                 proposal_budget: int | None = None, paths: int = PATHS) -> JSON:
-        """Over both budgets: marginals from importance-weighted walks through the real
+    def _seed_beside(self, marginals: JSON, compared: bool) -> JSON:
+        """`seed_update`: seed 004's P(the opponent holds at least one) per kind, beside
+        this belief's, and the largest gap between them (a comparison, never the odds; no gap
+        when this belief shows no figures, as an estimate with too few samples)."""
+        layer = self.seed_layer
+        if layer is None or layer.state is None:
+            return {}
+        seed = layer.marginals()["at_least_one"]
+        ours = marginals.get(layer.opponent) or {}
+        gaps = {kind: abs(p - ours.get(kind, 0.0)) for kind, p in seed.items()} if compared \
+            else {}
+        worst = max(gaps, key=lambda kind: gaps[kind], default=None)
+        return {"seed_update": {
+            "model": SEED_MODEL, "holder": layer.opponent,
+            "at_least_one": {kind: round(p, 4) for kind, p in seed.items() if p},
+            "largest_gap": round(gaps[worst], 4) if worst is not None else None,
+            "largest_gap_kind": worst}}
+
+    def estimate(self) -> JSON:
+        """Over both budgets: the Markov chain's estimate (chain.py), with its ESS and bars;
+        in words only below MIN_ESS; the importance-weighted one if no chain found a
+        consistent arrangement."""
+        label = f"{self.seed}:{self.observer}:{self.seq}"
+        run = chain.run(self.ledger.position(), label, self.chain_budget)
+        if run.chains < 2:
+            return self.importance_estimate()
+        summary = chain.summarise(run)
+        work = (f"{run.chains} Markov chains over the arrangements of the unseen cards "
+                f"consistent with the history (swaps of two cards from one shuffle, kept when "
+                f"every check still holds), {run.steps} steps in {run.rounds} "
+                f"round{'s' if run.rounds > 1 else ''}, {summary.draws} draws kept")
+        head: JSON = {"status": "estimate", "sampler": "markov chain", "samples": summary.draws,
+                      "ess": round(summary.ess, 1), "chains": run.chains, "steps": run.steps,
+                      "rounds": run.rounds, "accepted": run.accepted, "facts": []}
+        if summary.ess < MIN_ESS:
+            return {**head, "informative": False, "marginals": {}, "expected": {},
+                    "marginal_error_95": {}, "expected_error_95": {}, "marginal_ess": {},
+                    "error_95": 1.0,
+                    "estimate": f"too few effective samples to show probabilities: {work}, "
+                                f"effective sample size {summary.ess:.1f}, under the "
+                                f"{MIN_ESS:.0f} an estimate needs; exact counting needs over "
+                                f"{self.block_budget} block states"}
+        return {**head, "informative": True, "marginals": summary.marginals,
+                "expected": summary.expected, "marginal_error_95": summary.errors,
+                "expected_error_95": summary.expected_errors,
+                "marginal_ess": summary.item_ess, "error_95": summary.error_95,
+                "estimate": f"estimate: {work}, effective sample size {summary.ess:.1f} (the "
+                            f"smallest over the probabilities between 0.05 and 0.95, from "
+                            f"the draws' autocorrelation); each probability has a 95% "
+                            f"half-width in marginal_error_95, the largest "
+                            f"±{summary.error_95:.3f}; exact counting needs over "
+                            f"{self.block_budget} block states"}
+
+    def importance_estimate(self, tries: int = TRIES, keep: int = KEEP,
+                            proposal_budget: int | None = None, paths: int = PATHS) -> JSON:
+        """Marginals from importance-weighted walks through the real
         history (estimate.importance), each with its 95% error and the ESS; only when even
         the most relaxed guide is over its budget, from rejection (`proposal_budget`: the
         guide's states, GUIDE_BUDGET unless a test asks)."""

@@ -330,10 +330,10 @@ class BlockProgramme:
         at_least_one: dict[str, dict[str, Fraction | float]] = {o: {} for o in holders}
         at_least: dict[str, dict[str, list[Fraction | float]]] = {o: {} for o in holders}
         for kind in self.position.kinds:
-            for h in holders:
-                expected[h][kind] = Fraction(0)
-                at_least_one[h][kind] = Fraction(0)
-                at_least[h][kind] = []
+            for holder in holders:
+                expected[holder][kind] = Fraction(0)
+                at_least_one[holder][kind] = Fraction(0)
+                at_least[holder][kind] = []
         for i, kind in enumerate(self.kinds):
             mass: Counter[int] = Counter()
             index = {id(option): j for j, option in enumerate(self.options[i])}
@@ -347,8 +347,9 @@ class BlockProgramme:
                     law[option.held[h] if h < len(owners) else option.deck] += mass[j]
                 expected[holder][kind] = Fraction(sum(n * m for n, m in law.items()), self.slots)
                 top = max((n for n, m in law.items() if m), default=0)
-                tail = [Fraction(sum(m for n, m in law.items() if n >= j), self.slots)
-                        for j in range(1, top + 1)]
+                tail: list[Fraction | float] = [
+                    Fraction(sum(m for n, m in law.items() if n >= j), self.slots)
+                    for j in range(1, top + 1)]
                 at_least[holder][kind] = tail
                 at_least_one[holder][kind] = tail[0] if tail else Fraction(0)
         return Result(self.total * self.position.factor, expected, at_least_one, self.states,

@@ -6,16 +6,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from games.uno.cards import is_black, penalty_of, skips
-from games.uno.commands import PlayCard
+from games.uno.commands import Move, PlayCard
 from games.uno.errors import UnoRuleViolation
+from games.uno.events import UnoEvent
 from games.uno.rules import legal_moves
 from games.uno.state import UnoState, evolve
 
 
-def fold(view: Sequence[Any]) -> UnoState:
+def fold(view: Sequence[UnoEvent]) -> UnoState:
     state: UnoState | None = None
     for event in view:
         state = evolve(state, event)
@@ -25,7 +25,7 @@ def fold(view: Sequence[Any]) -> UnoState:
 
 
 class RandomBot:
-    def choose(self, view: Sequence[Any], seat: str, rng: random.Random) -> Any:
+    def choose(self, view: Sequence[UnoEvent], seat: str, rng: random.Random) -> Move:
         moves = legal_moves(fold(view), seat)
         if not moves:
             raise UnoRuleViolation("not_your_turn", f"{seat} has no move now")
@@ -47,7 +47,7 @@ def greedy_score(move: PlayCard, hand: Sequence[str]) -> tuple[int, int, int]:
 
 
 class GreedyBot:
-    def choose(self, view: Sequence[Any], seat: str, rng: random.Random) -> Any:
+    def choose(self, view: Sequence[UnoEvent], seat: str, rng: random.Random) -> Move:
         state = fold(view)
         moves = legal_moves(state, seat)
         if not moves:

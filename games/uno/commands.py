@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.fairness.scheme import NEW, SchemeName
+
 
 @dataclass(frozen=True)
 class StartMatch:
     match_id: str
     variant: str
     players: dict[str, str]
+    fairness: SchemeName | None = NEW
+    """The dealing scheme the match names (None only when re-deciding an older log)."""
 
 
 @dataclass(frozen=True)
@@ -21,9 +25,10 @@ class Deal:
 
 @dataclass(frozen=True)
 class Reshuffle:
-    """The referee turns the pile under its top card into a new deck."""
+    """The referee turns the pile under its top card into a new deck, in the order the
+    match's seed fixed (`secret`: only an older log's, whose reshuffles had their own)."""
 
-    secret: str
+    secret: str | None = None
 
 
 @dataclass(frozen=True)
@@ -40,4 +45,6 @@ class Draw:
     seat: str
 
 
-Command = StartMatch | Deal | Reshuffle | PlayCard | Draw
+Move = PlayCard | Draw
+"""A player's command (the referee's are StartMatch, Deal and Reshuffle)."""
+Command = StartMatch | Deal | Reshuffle | Move

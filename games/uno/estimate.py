@@ -1,6 +1,8 @@
-"""Over budget: an estimate of the posterior, with its 95% error, never called exact.
+"""Over budget: an estimate of the posterior, with its 95% error, never called exact (the
+belief's estimate is games.uno.chain's Markov chain; these are its fallback and pimc's deals).
 
-`importance` (used first): sequential importance sampling through the real history's block
+`importance` (tried first when no chain finds a consistent arrangement, and pimc's deals
+past both budgets): sequential importance sampling through the real history's block
 walk, guided by the block count of a relaxed position with the same columns; weighted
 draws, ESS, delta-method / Wilson bars (`summarise_weighted`).
 
@@ -77,6 +79,7 @@ def proposal_sample(full: Position, loose: Position, programme: Programme | Bloc
                     ) -> tuple[dict[str, Counter[str]], Counter[str]] | None:
     """One exact draw of the relaxed posterior, refined to the real batches; None when a
     check of the real history fails on it."""
+    rows: Sequence[Sequence[int]]
     if isinstance(programme, BlockProgramme):
         by_kind = programme.sample_rows(rng)
         rows = [by_kind.get(k, [0] * len(loose.columns)) for k in loose.kinds]
@@ -124,7 +127,7 @@ def draw(ledger: Ledger, budget: int, rng: random.Random, tries: int,
         loose, until = relaxed(ledger, budget)
         programme = Programme(loose, exact=False)
     sizes = [b.size for b in ledger.batches]
-    kept = []
+    kept: list[tuple[dict[str, Counter[str]], Counter[str]]] = []
     drawn = 0
     while drawn < tries and (keep is None or len(kept) < keep):
         drawn += 1
@@ -358,7 +361,8 @@ def summarise_weighted(sample: Weighted, holders: list[str], kinds: tuple[str, .
             expected_errors[holder][kind] = Z95 * math.sqrt(spread)
             for j in range(1, max(counts) + 1):
                 hits = [1.0 if x >= j else 0.0 for x in counts]
-                p = sum(w * h for w, h in zip(weights, hits, strict=True))
+                # normalised weights can sum a hair past 1: a probability is at most 1
+                p = min(1.0, sum(w * h for w, h in zip(weights, hits, strict=True)))
                 se = math.sqrt(sum(w * w * (h - p) ** 2
                                    for w, h in zip(weights, hits, strict=True)))
                 item = kind if j == 1 else f"{kind}>={j}"

@@ -7,34 +7,41 @@ contiguous. Unknown fields are refused: a typo in an imported log is an error.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, TypeAdapter
 
 from games.event_base import GameEvent, Secret
+from games.fairness.scheme import NamesScheme, SchemeName
 
-GAME = "uno"
+GAME: Final = "uno"
 Kind = Annotated[str, Field(pattern=r"^([rygb]([0-9]|S|R|\+2)|W|W\+4)$")]
 Colour = Literal["r", "y", "g", "b"]
 UnoSeat = Literal["S", "N"]
 
 
-class MatchStarted(GameEvent):
+class MatchStarted(GameEvent, NamesScheme):
+    """`fairness` names the dealing scheme (absent in older logs: CPython's shuffle)."""
+
     type: Literal["match_started"] = "match_started"
     game: Literal["uno"] = GAME
     match_id: str = Field(min_length=1, max_length=64)
     variant: str
     players: dict[UnoSeat, str]
+    fairness: SchemeName | None = None
 
 
-class HandDealt(GameEvent):
-    """`seat`'s starting hand, seen by that seat only. The referee's copy of the first deal
-    carries the shuffle's secret (the whole deck order follows from it)."""
+class HandDealt(GameEvent, NamesScheme):
+    """`seat`'s starting hand, seen by that seat only. The first deal (S's) publishes the
+    sha256 `commitment` of the match's seed to everyone; its referee's copy carries the seed
+    itself as `secret` (the whole deck order, every reshuffle's too, follows from it)."""
 
+    fairness_fields = ("commitment",)
     type: Literal["hand_dealt"] = "hand_dealt"
     seat: UnoSeat
     cards: list[Kind] | None
     secret: Secret | None = None
+    commitment: Secret | None = None
 
 
 class StarterTurned(GameEvent):
@@ -65,8 +72,9 @@ class CardsDrawn(GameEvent):
 
 
 class DeckReshuffled(GameEvent):
-    """The deck ran out: the pile under its top card becomes the deck, shuffled by the
-    referee's secret (public: how many cards; secret: their order)."""
+    """The deck ran out: the pile under its top card becomes the deck (public: how many
+    cards; hidden: their order, fixed by the match's committed seed). `secret`: an older
+    log's referee's copy only, whose reshuffles each had a fresh secret of their own."""
 
     type: Literal["deck_reshuffled"] = "deck_reshuffled"
     count: int = Field(ge=1)
@@ -81,13 +89,17 @@ class TurnPassed(GameEvent):
     penalty: bool
 
 
-class MatchEnded(GameEvent):
-    """`winner` emptied their hand (None: blocked with equal hands). Both hands are shown."""
+class MatchEnded(GameEvent, NamesScheme):
+    """`winner` emptied their hand (None: blocked with equal hands). Both hands are shown,
+    and the match's `seed` is revealed (absent in older logs, whose seeds were never
+    committed)."""
 
+    fairness_fields = ("seed",)
     type: Literal["match_ended"] = "match_ended"
     winner: UnoSeat | None
     reason: Literal["out", "blocked"]
     hands: dict[UnoSeat, list[Kind]]
+    seed: Secret | None = None
 
 
 UnoEvent = Annotated[
@@ -95,14 +107,14 @@ UnoEvent = Annotated[
     | TurnPassed | MatchEnded,
     Field(discriminator="type"),
 ]
-ADAPTER: TypeAdapter[Any] = TypeAdapter(UnoEvent)
+ADAPTER: TypeAdapter[UnoEvent] = TypeAdapter(UnoEvent)
 
 
-def parse_event(data: dict[str, Any] | str | bytes) -> Any:
+def parse_event(data: dict[str, Any] | str | bytes) -> UnoEvent:
     if isinstance(data, str | bytes):
         return ADAPTER.validate_json(data)
     return ADAPTER.validate_python(data)
 
 
-def event_to_dict(event: Any) -> dict[str, Any]:
+def event_to_dict(event: UnoEvent) -> dict[str, Any]:
     return event.model_dump(mode="json")

@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
 from games.interface import SPECTATOR
 from games.uno.cards import legal_kinds
@@ -30,6 +29,7 @@ from games.uno.events import (
     MatchStarted,
     StarterTurned,
     TurnPassed,
+    UnoEvent,
 )
 from games.uno.state import UnoState, evolve
 from games.uno.variants import SEATS
@@ -62,7 +62,7 @@ class Ledger:
     def ready(self) -> bool:
         return bool(self.sources)
 
-    def apply(self, event: Any) -> None:
+    def apply(self, event: UnoEvent) -> None:
         before = self.state
         self.state = evolve(self.state, event)
         self.seq = event.seq

@@ -13,14 +13,14 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from games.uno.belief import UnoBelief
 from games.uno.blocks import BlockProgramme
 from games.uno.bots import fold, greedy_score
-from games.uno.commands import PlayCard, Reshuffle
+from games.uno.commands import Command, Move, PlayCard, Reshuffle
 from games.uno.counting import DECK, Programme, _run, state_bound
 from games.uno.estimate import Weighted, draw, relaxed
+from games.uno.events import UnoEvent
 from games.uno.rules import decide, legal_moves
 from games.uno.state import UnoState, evolve
 from games.uno.variants import other
@@ -31,6 +31,16 @@ MARGIN = 0.1
 PLAYOUT_MOVES = 200
 SAMPLE_TRIES = 30
 """Rejection proposals per deal before falling back to the relaxed count."""
+SOURCES = {
+    "exact": "exact draws from the count of every consistent deal",
+    "blocks": "exact draws from the block count of every consistent deal",
+    "weighted": "resampled by weight from importance-weighted walks through the history "
+                "(an estimate of the belief)",
+    "rejection": "exact draws by rejection from a relaxed count",
+    "relaxed": "draws from a relaxed count that drops some 'nothing to play' checks (wider "
+               "than the belief, still holding the truth)",
+}
+"""Where Sampler's worlds come from, in words."""
 
 
 class Sampler:
@@ -51,6 +61,9 @@ class Sampler:
         self.programme: Programme | None = None
         self.weighted: Weighted | None = None
         self.tried_weights = False
+        self.relaxed = False
+        self.sources: Counter[str] = Counter()
+        """How many worlds came from each source (SOURCES), for labels."""
         if state_bound(self.position) > belief.budget:
             self.blocks = belief.blocks(self.position)
         if self.blocks is None and state_bound(self.position) <= belief.budget:
@@ -61,6 +74,7 @@ class Sampler:
         if self.blocks is not None:
             hands, deck_kinds = self.blocks.sample(rng)
             hand = hands.get(self.opponent, Counter())
+            self.sources["blocks"] += 1
         elif self.programme is None:
             if not self.tried_weights:
                 self.tried_weights = True
@@ -69,16 +83,20 @@ class Sampler:
                 hands, deck_kinds = rng.choices(self.weighted.draws,
                                                 weights=self.weighted.normalised())[0]
                 hand = hands.get(self.opponent, Counter())
+                self.sources["weighted"] += 1
             else:
                 kept = draw(self.belief.ledger, self.belief.budget, rng, tries=SAMPLE_TRIES,
                             keep=1).kept
                 if kept:
                     hand, deck_kinds = kept[0][0].get(self.opponent, Counter()), kept[0][1]
+                    self.sources["rejection"] += 1
                 else:
                     self.position, _ = relaxed(self.belief.ledger, self.belief.budget)
                     self.programme = Programme(self.position, exact=self.belief.integers)
+                    self.relaxed = True
         if hand is None:
             assert self.programme is not None
+            self.sources["relaxed" if self.relaxed else "exact"] += 1
             rows = self.programme.sample_rows(rng)
             hand, deck_kinds = Counter(), Counter()
             for kind, row in zip(self.position.kinds, rows, strict=True):
@@ -88,7 +106,9 @@ class Sampler:
         deck = list(deck_kinds.elements())
         rng.shuffle(deck)
         hands_now = {**self.state.hands, self.opponent: tuple(sorted(hand.elements()))}
-        return replace(self.state, hands=hands_now, deck=tuple(deck))
+        # a seed of the world's own fixes its reshuffles, as the match's seed fixes the real ones
+        return replace(self.state, hands=hands_now, deck=tuple(deck),
+                       seed=f"{rng.getrandbits(256):064x}")
 
 
 def sample_world(belief: UnoBelief, state: UnoState, rng: random.Random) -> UnoState:
@@ -96,7 +116,7 @@ def sample_world(belief: UnoBelief, state: UnoState, rng: random.Random) -> UnoS
     return Sampler(belief, state).world(rng)
 
 
-def playout(state: UnoState, first: Any, rng: random.Random) -> UnoState:
+def playout(state: UnoState, first: Command, rng: random.Random) -> UnoState:
     """Play `first`, then greedy moves for both seats, to the end (or the move cap)."""
     command = first
     for _ in range(PLAYOUT_MOVES):
@@ -116,11 +136,25 @@ def playout(state: UnoState, first: Any, rng: random.Random) -> UnoState:
     return state
 
 
-def _value(state: UnoState, seat: str) -> float:
+def value(state: UnoState, seat: str) -> float:
     if state.over:
         return 1.0 if state.winner == seat else 0.0
     mine, theirs = state.counts[seat], state.counts[other(seat)]
     return 0.5 if mine == theirs else (0.75 if mine < theirs else 0.25)
+
+
+def move_values(sampler: Sampler, seat: str, moves: Sequence[Command], deals: int,
+                rng: random.Random) -> list[list[float]]:
+    """Per move, its value for `seat` (1 won, 0 lost; a playout cut at PLAYOUT_MOVES scores
+    by the hands' sizes: value()) on each of `deals` worlds from `sampler`, every move
+    played out on the same worlds with the same playout seed (common random numbers)."""
+    values: list[list[float]] = [[] for _ in moves]
+    for _ in range(deals):
+        world = sampler.world(rng)
+        seed = rng.getrandbits(64)
+        for i, move in enumerate(moves):
+            values[i].append(value(playout(world, move, random.Random(seed)), seat))
+    return values
 
 
 class PimcBot:
@@ -132,7 +166,7 @@ class PimcBot:
         self.deals = deals
         self.margin = margin
 
-    def choose(self, view: Sequence[Any], seat: str, rng: random.Random) -> Any:
+    def choose(self, view: Sequence[UnoEvent], seat: str, rng: random.Random) -> Move:
         state = fold(view)
         moves = legal_moves(state, seat)
         if len(moves) <= 1:
@@ -140,17 +174,12 @@ class PimcBot:
         belief = UnoBelief(seat, state.variant.name)
         for event in view:
             belief.apply(event)
-        sampler = Sampler(belief, state)
-        totals = [0.0] * len(moves)
-        for _ in range(self.deals):
-            world = sampler.world(rng)
-            seed = rng.getrandbits(64)
-            for i, move in enumerate(moves):
-                totals[i] += _value(playout(world, move, random.Random(seed)), seat)
+        values = move_values(Sampler(belief, state), seat, moves, self.deals, rng)
+        totals = [sum(row) for row in values]
         hand = state.hands.get(seat) or ()
-        plays = [i for i, m in enumerate(moves) if isinstance(m, PlayCard)]
-        top = max(greedy_score(moves[i], hand) for i in plays)
-        greedy = [i for i in plays if greedy_score(moves[i], hand) == top]
+        plays = [(i, m) for i, m in enumerate(moves) if isinstance(m, PlayCard)]
+        top = max(greedy_score(m, hand) for _, m in plays)
+        greedy = [i for i, m in plays if greedy_score(m, hand) == top]
         default = max(totals[i] for i in greedy)
         best = max(totals)
         if best - default >= self.margin * self.deals:

@@ -13,10 +13,11 @@ row end the match, the smaller hand winning.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Literal
 
+from games.fairness.shuffle import commitment
 from games.uno.cards import is_black, matches
-from games.uno.commands import Deal, Draw, PlayCard, Reshuffle, StartMatch
+from games.uno.commands import Command, Deal, Draw, Move, PlayCard, Reshuffle, StartMatch
 from games.uno.errors import UnoRuleViolation
 from games.uno.events import (
     CardPlayed,
@@ -27,12 +28,14 @@ from games.uno.events import (
     MatchStarted,
     StarterTurned,
     TurnPassed,
+    UnoEvent,
 )
-from games.uno.state import UnoState, evolve, shuffled
+from games.uno.shuffles import deal_order
+from games.uno.state import UnoState, evolve
 from games.uno.variants import SEATS, VARIANTS
 
 
-def decide(state: UnoState | None, command: Any) -> list[Any]:
+def decide(state: UnoState | None, command: Command) -> list[UnoEvent]:
     if isinstance(command, StartMatch):
         if state is not None:
             raise UnoRuleViolation("wrong_phase", "the match has already started")
@@ -41,7 +44,7 @@ def decide(state: UnoState | None, command: Any) -> list[Any]:
         if set(command.players) != set(SEATS):
             raise UnoRuleViolation("bad_players", "players must name the seats S and N")
         return [MatchStarted(match_id=command.match_id, variant=command.variant,
-                             players=dict(command.players))]
+                             players=dict(command.players), fairness=command.fairness)]
     if state is None or state.over:
         raise UnoRuleViolation("wrong_phase", "no match in play")
     if isinstance(command, Deal):
@@ -49,7 +52,10 @@ def decide(state: UnoState | None, command: Any) -> list[Any]:
     if isinstance(command, Reshuffle):
         if not state.needs_reshuffle():
             raise UnoRuleViolation("wrong_phase", "the deck is not empty (or nothing to reshuffle)")
-        return [DeckReshuffled(count=len(state.pile) - 1, secret=command.secret)]
+        if not state.scheme.commits and command.secret is None:
+            raise UnoRuleViolation("wrong_phase", "an old log's reshuffle needs its secret")
+        secret = None if state.scheme.commits else command.secret
+        return [DeckReshuffled(count=len(state.pile) - 1, secret=secret)]
     if not state.dealt:
         raise UnoRuleViolation("wrong_phase", "not dealt yet")
     if state.needs_reshuffle():
@@ -61,12 +67,17 @@ def decide(state: UnoState | None, command: Any) -> list[Any]:
     raise UnoRuleViolation("illegal_move", f"not an uno command: {command!r}")
 
 
-def _deal(state: UnoState, secret: str) -> list[Any]:
+def _deal(state: UnoState, secret: str) -> list[UnoEvent]:
     if state.dealt or state.counts:
         raise UnoRuleViolation("wrong_phase", "already dealt")
     size = state.variant.deck.hand_size
-    order = shuffled(state.variant.deck.cards(), secret)
-    return [HandDealt(seat="S", cards=sorted(order[:size]), secret=secret),
+    try:
+        order = deal_order(state.scheme, state.variant.deck.cards(), secret)
+        committed = commitment(secret) if state.scheme.commits else None
+    except ValueError as error:
+        raise UnoRuleViolation("illegal_move", f"bad deal seed: {error}") from None
+    return [HandDealt(seat="S", cards=sorted(order[:size]), secret=secret,
+                      commitment=committed),
             HandDealt(seat="N", cards=sorted(order[size:2 * size])),
             StarterTurned(card=order[2 * size])]
 
@@ -76,7 +87,7 @@ def _turn(state: UnoState, seat: str) -> None:
         raise UnoRuleViolation("not_your_turn", f"it is {state.turn}'s turn")
 
 
-def _play(state: UnoState, command: PlayCard) -> list[Any]:
+def _play(state: UnoState, command: PlayCard) -> list[UnoEvent]:
     seat, card = command.seat, command.card
     _turn(state, seat)
     if state.owed:
@@ -97,7 +108,7 @@ def _play(state: UnoState, command: PlayCard) -> list[Any]:
     return [played]
 
 
-def _draw(state: UnoState, seat: str) -> list[Any]:
+def _draw(state: UnoState, seat: str) -> list[UnoEvent]:
     _turn(state, seat)
     penalty = state.owed > 0
     if not penalty and state.can_play(seat):
@@ -118,19 +129,21 @@ def _draw(state: UnoState, seat: str) -> list[Any]:
                        penalty=penalty)]
 
 
-def _ended(state: UnoState, winner: str | None, reason: str) -> MatchEnded:
+def _ended(state: UnoState, winner: str | None, reason: Literal["out", "blocked"]
+           ) -> MatchEnded:
     hands = {s: sorted(state.hands.get(s) or ()) for s in SEATS}
-    return MatchEnded(winner=winner, reason=reason, hands=hands)  # type: ignore[arg-type]
+    revealed = state.seed if state.scheme.commits else None  # the match is over: the seed
+    return MatchEnded(winner=winner, reason=reason, hands=hands, seed=revealed)
 
 
-def legal_moves(state: UnoState, seat: str) -> list[Any]:
+def legal_moves(state: UnoState, seat: str) -> list[Move]:
     """Every command `seat` may send now (wilds once per colour); empty when not its turn."""
     if state.over or not state.dealt or state.turn != seat or state.needs_reshuffle():
         return []
     if state.owed:
         return [Draw(seat)]
     hand = state.hands.get(seat) or ()
-    moves: list[Any] = []
+    moves: list[Move] = []
     for card in sorted(Counter(hand)):
         if not matches(card, state.top, state.colour):
             continue

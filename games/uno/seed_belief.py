@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections import Counter
 from math import comb
-from typing import Any
 
 from games.uno.cards import legal_kinds
-from games.uno.events import CardPlayed, CardsDrawn, DeckReshuffled, TurnPassed
+from games.uno.events import CardPlayed, CardsDrawn, DeckReshuffled, TurnPassed, UnoEvent
 from games.uno.state import UnoState, evolve
 from games.uno.variants import other
 
@@ -31,7 +30,7 @@ class SeedBelief:
         self.state: UnoState | None = None
         self.excluded: frozenset[str] = frozenset()
 
-    def apply(self, event: Any) -> None:
+    def apply(self, event: UnoEvent) -> None:
         before = self.state
         self.state = evolve(self.state, event)
         by_opponent = getattr(event, "seat", None) == self.opponent

@@ -1,17 +1,16 @@
 """The match state and `evolve`: a pure fold of events, for the referee and for any view.
 
-The referee's state knows the deck's order (from the shuffle secrets); a seat's view knows
+The referee's state knows the deck's order (from the match's seed); a seat's view knows
 only its own hand, and every count; a spectator knows no hand. `None` marks what an audience
 cannot know.
 """
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any
 
+from games.fairness.scheme import Scheme, scheme_named
 from games.uno.cards import matches, penalty_of, skips
 from games.uno.events import (
     CardPlayed,
@@ -22,7 +21,9 @@ from games.uno.events import (
     MatchStarted,
     StarterTurned,
     TurnPassed,
+    UnoEvent,
 )
+from games.uno.shuffles import LEGACY, deal_order, reshuffle_order
 from games.uno.variants import SEATS, VARIANTS, UnoVariant, other
 
 
@@ -48,6 +49,11 @@ class UnoState:
     """The last move was a pass (two in a row: blocked)."""
     over: bool = False
     winner: str | None = None
+    scheme: Scheme = LEGACY
+    """How the match deals (`match_started.fairness`; none named: CPython's old shuffle)."""
+    seed: str | None = None
+    """The match's seed (referee only, until match_ended reveals it)."""
+    reshuffles: int = 0
 
     @property
     def dealt(self) -> bool:
@@ -68,13 +74,6 @@ class UnoState:
         return self.dealt and not self.over and self.deck_count == 0 and len(self.pile) > 1
 
 
-def shuffled(cards: list[str], secret: str) -> tuple[str, ...]:
-    """The order `secret` shuffles a sorted list of kinds into (the referee's randomness)."""
-    order = sorted(cards)
-    random.Random(secret).shuffle(order)
-    return tuple(order)
-
-
 def _hand(cards: list[str] | None) -> tuple[str, ...] | None:
     return None if cards is None else tuple(sorted(cards))
 
@@ -87,10 +86,11 @@ def _remove(hand: tuple[str, ...] | None, cards: list[str]) -> tuple[str, ...] |
     return tuple(sorted(left.elements()))
 
 
-def evolve(state: UnoState | None, event: Any) -> UnoState:
+def evolve(state: UnoState | None, event: UnoEvent) -> UnoState:
     if isinstance(event, MatchStarted):
         return UnoState(match_id=event.match_id, variant=VARIANTS[event.variant],
-                        players=dict(event.players))
+                        players={seat: name for seat, name in event.players.items()},
+                        scheme=scheme_named(event.fairness, LEGACY))
     if state is None:
         raise ValueError(f"{event.type} before match_started")
     if isinstance(event, HandDealt):
@@ -105,25 +105,29 @@ def evolve(state: UnoState | None, event: Any) -> UnoState:
     if isinstance(event, CardsDrawn):
         return _drawn(state, event)
     if isinstance(event, DeckReshuffled):
-        under = list(state.pile[:-1])
-        deck = None if event.secret is None else shuffled(under, event.secret)
-        return replace(state, deck=deck, deck_count=len(under), pile=state.pile[-1:])
+        under = state.pile[:-1]
+        number = state.reshuffles + 1
+        deck = reshuffle_order(state.scheme, under, state.seed, number, event.secret)
+        return replace(state, deck=deck, deck_count=len(under), pile=state.pile[-1:],
+                       reshuffles=number)
     if isinstance(event, TurnPassed):
         return replace(state, turn=other(event.seat), owed=0, passed=True)
     if isinstance(event, MatchEnded):
         return replace(state, over=True, winner=event.winner, turn=None,
-                       hands={s: tuple(sorted(c)) for s, c in event.hands.items()})
+                       hands={s: tuple(sorted(c)) for s, c in event.hands.items()},
+                       seed=event.seed or state.seed)
     raise ValueError(f"not an uno event: {event!r}")
 
 
 def _dealt(state: UnoState, event: HandDealt) -> UnoState:
     size = state.variant.deck.hand_size
-    deck = state.deck
+    deck, seed = state.deck, state.seed
     if event.secret is not None:  # the referee's copy: the whole order
-        deck = shuffled(state.variant.deck.cards(), event.secret)[2 * size:]
+        deck = deal_order(state.scheme, state.variant.deck.cards(), event.secret)[2 * size:]
+        seed = event.secret
     counts = {**state.counts, event.seat: size}
     return replace(state, hands={**state.hands, event.seat: _hand(event.cards)},
-                   counts=counts, deck=deck,
+                   counts=counts, deck=deck, seed=seed,
                    deck_count=state.variant.deck.size() - 2 * size)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.uno.cards import CardError, parse_card
-from games.uno.commands import Draw, PlayCard
+from games.uno.commands import Command, Draw, PlayCard
 from games.uno.errors import UnoRuleViolation
 from games.uno.variants import SEATS
 
@@ -30,7 +30,7 @@ def command_from_wire(seat: str, payload: dict[str, Any]) -> PlayCard | Draw:
     return PlayCard(seat, card, colour)
 
 
-def command_to_wire(command: Any) -> dict[str, Any]:
+def command_to_wire(command: Command) -> dict[str, Any]:
     if isinstance(command, Draw):
         return {"kind": "draw"}
     if isinstance(command, PlayCard):

@@ -8,7 +8,8 @@ cheap beliefs in slices, costly ones on a thread, coalescing, a broken worker st
 bus that ends in the pipe: each belief frame is encoded once here and sent back as text,
 for the server to publish as it is. After each batch the process answers `ack` once no
 cheap belief has events waiting, and the server sends at most a few batches ahead (what
-arrives meanwhile waits there and goes as one batch: back-pressure coalesces).
+arrives meanwhile waits there and goes as one batch: back-pressure coalesces). A batch's
+cheap beliefs are computed in the turn it arrives, and go back with its ack in one write.
 
 Messages in (server/beliefs/pipe.py): ("batch", n, items, watched) with items
 ("open", table, variant, options, audiences), ("event", table, audience, frame, stamp),
@@ -80,9 +81,9 @@ class Child:
         self.writer = writer
         self.games = games
         self.bus = PipeBus(self._belief)
-        self.inference = InProcessInference(  # type: ignore[arg-type]
+        self.inference = InProcessInference(
             self.bus, Metrics(), lambda table_id, observer, error: self.send(
-                ("broken", table_id, observer, repr(error))))
+                ("broken", table_id, observer, repr(error))), inline=True)
         self.tables: dict[str, tuple[TableGame, dict[str, BeliefWorker]]] = {}
         self._beliefs: list[tuple[str, str, int, str]] = []
         self._flushing = False
@@ -130,9 +131,9 @@ class Child:
             elif kind == "open":
                 _, table_id, variant, options, _audiences = item
                 self.close(table_id)
-                game = TableGame.of(variant, self.games, options)
-                workers = self.inference.attach_table(_Table(table_id, game, self.bus))
-                self.tables[table_id] = (game, workers)
+                table_game = TableGame.of(variant, self.games, options)
+                workers = self.inference.attach_table(_Table(table_id, table_game, self.bus))
+                self.tables[table_id] = (table_game, workers)
             elif kind == "refresh":
                 found = self.tables.get(item[1])
                 worker = found[1].get(item[2]) if found else None
@@ -162,8 +163,8 @@ async def _serve(conn: Connection, games: Registry) -> None:
             message = await receive(reader)
             if message[0] == "batch":
                 child.batch(message[2], message[3])
-                await child.inference.drained()
-                child.send(("ack", message[1]))
+                child.inference.run_marked()  # the cheap beliefs, now: they and the ack
+                child.send(("ack", message[1]))  # go in one write
                 await writer.drain()
     except (asyncio.IncompleteReadError, ConnectionError):
         pass  # the server closed the pipe (or died): nothing left to compute for

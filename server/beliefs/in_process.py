@@ -3,9 +3,9 @@ publishes the belief after every event, tagged with the seq it reflects.
 
 Workers never see the referee's log: they subscribe to their audience's events on the bus,
 exactly what a connection of that seat receives. One task runs every worker that has
-pending events, a few milliseconds at a time on the loop (cheap updates: a dominoes belief
-takes well under a millisecond). A worker whose belief says it is `costly` (a six-player
-Clue spectator's count can take seconds), or whose last update took longer than
+pending events, a few milliseconds at a time on the loop (cheap updates: most beliefs take
+well under a millisecond). A worker whose belief says it is `costly` (a count over many
+holders and disjunctions can take seconds), or whose last update took longer than
 COSTLY_SECONDS, runs on the one inference thread instead, and its belief is published back
 on the loop: a costly update slows its own beliefs, never the loop, which keeps acking moves
 and serving other tables. A worker that is behind folds every pending event and computes one
@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.interface import BeliefModel
-from server.beliefs.message import belief_frame
-from server.feeds.bus import Bus, Envelope, Handler, Unsubscribe
+from protocol.frames import belief_frame
+from server.feeds.bus import Envelope, Handler, Publisher, Unsubscribe
 from server.logs import log
 from server.metrics import Metrics, Window
+from server.stages import CLOCK
 from server.table_game import TableGame
 
 
@@ -83,32 +84,46 @@ class BeliefWorker:
         """It was marked while running: its turn ends by marking it again."""
 
     def on_event(self, envelope: Envelope) -> None:
+        """Queue the event; fold it only if someone listens to this belief. Nobody does
+        for a bot's seat or a table without spectators: its events wait here, unfolded
+        (references to the table's own log), until someone attaches (`refresh`) and they
+        are folded at once (issue 31: a fold per move nobody ever read was ~30 us each in
+        the paced load test's spectator audience)."""
         if self.broken or self.done or envelope.event is None:
             return
         if not self.pending:
             self.first_stamp = envelope.stamp
         self.pending.append(envelope.event)
-        self.inference.mark(self)
+        if self.inference.bus.has_subscribers(self.table_id, self.observer, "belief"):
+            self.inference.mark(self)
+        else:
+            self.stale = True
 
     def refresh(self) -> None:
-        """Someone started listening: publish a belief now if the retained one is stale."""
+        """Someone started listening: publish a belief now if the retained one is stale
+        (fold what waited meanwhile, first)."""
         if self.stale and not self.broken:
+            if self.pending:
+                self.first_stamp = time.monotonic()  # waited for a listener, not for a turn
             self.inference.mark(self)
 
     def take(self) -> Job | None:
         """On the loop: the pending events and whether a snapshot is wanted (None: no work).
 
-        With nobody subscribed (a bot's seat, a table without spectators) the events are
-        folded but the snapshot is skipped until someone attaches (`refresh`).
+        With nobody subscribed (a bot's seat, a table without spectators; the listener left
+        since the worker was marked) nothing is folded: the events wait, and the belief is
+        stale, until someone attaches (`refresh`).
         """
-        events, self.pending = self.pending, []
-        if (not events and not self.stale) or self.broken:
+        if (not self.pending and not self.stale) or self.broken:
             return None
+        if not self.inference.bus.has_subscribers(self.table_id, self.observer, "belief"):
+            self.stale = True
+            return None
+        events, self.pending = self.pending, []
         started = time.monotonic()
         if events:
             self.inference.queued.add((started - self.first_stamp) * 1000.0)
-        wanted = self.inference.bus.has_subscribers(self.table_id, self.observer, "belief")
-        return Job(events, wanted, started)
+        return Job(events, True, started)
 
     def compute(self, job: Job) -> None:
         """Fold the events, snapshot if wanted (no I/O, no bus: safe on the inference thread);
@@ -164,10 +179,14 @@ class InProcessInference:
     one inference thread (in-process inference). Also the engine of each inference process
     (server/beliefs/child.py), there on a bus that ends in a pipe to the server."""
 
-    def __init__(self, bus: Bus, metrics: Metrics,
-                 on_broken: Callable[[str, str, Exception], None] | None = None) -> None:
+    def __init__(self, bus: Publisher, metrics: Metrics,
+                 on_broken: Callable[[str, str, Exception], None] | None = None,
+                 inline: bool = False) -> None:
         self.bus = bus
         self.metrics = metrics
+        self.inline = inline
+        """The caller runs the marked workers (`run_marked`), not the inference task: an
+        inference process, which has nothing else to do meanwhile."""
         self.on_broken = on_broken
         """Told (table, observer, error) when a worker breaks: an inference process reports
         it to the server."""
@@ -218,12 +237,24 @@ class InProcessInference:
             self._queued.add(id(worker))
             self._dirty.append(worker)
             self._drained.clear()
-            self._wake.set()
+            if not self.inline:
+                self._wake.set()
 
     async def drained(self) -> None:
         """Until no cheap worker has events waiting (costly ones may still be on the thread):
         what an inference process waits for before it asks the server for more."""
         await self._drained.wait()
+
+    def run_marked(self) -> None:
+        """Every marked cheap worker's turn, now (costly ones go to the thread): an
+        inference process's batch is folded in the turn it arrives, its beliefs and its
+        ack leave in one write, and no task is woken for it (issue 31: at human pace each
+        move is a batch of its own, and every wake-up is paid per move)."""
+        while self._dirty:
+            self._step_one()
+        if self._offloaded and (self._offloading is None or self._offloading.done()):
+            self._offloading = asyncio.create_task(self._offload(), name="inference-thread")
+        self._drained.set()
 
     def _step_one(self) -> None:
         worker = self._dirty.popleft()
@@ -250,10 +281,16 @@ class InProcessInference:
                 await loop.run_in_executor(self._thread, worker.compute, job)
             finally:
                 worker.running = False
-            worker.finish(job)
+            CLOCK.enter("belief_in")
+            try:
+                worker.finish(job)
+            finally:
+                CLOCK.leave()
             if worker.again:
                 worker.again = False
                 self.mark(worker)
+                if self.inline:  # no batch may come to run it (the match's last events)
+                    self.run_marked()
 
     async def _run(self) -> None:
         while True:
@@ -261,8 +298,12 @@ class InProcessInference:
             self._wake.clear()
             while self._dirty:
                 deadline = time.monotonic() + SLICE_SECONDS
-                while self._dirty and time.monotonic() < deadline:
-                    self._step_one()
+                CLOCK.enter("belief_in")
+                try:
+                    while self._dirty and time.monotonic() < deadline:
+                        self._step_one()
+                finally:
+                    CLOCK.leave()
                 if self._offloaded and (self._offloading is None or self._offloading.done()):
                     self._offloading = asyncio.create_task(self._offload(),
                                                            name="inference-thread")

@@ -23,5 +23,14 @@ def encode(message: Any) -> bytes:
 
 async def receive(reader: asyncio.StreamReader) -> Any:
     """The next message (asyncio.IncompleteReadError at the end of the stream)."""
+    return decode(await receive_bytes(reader))
+
+
+async def receive_bytes(reader: asyncio.StreamReader) -> bytes:
+    """The next message's body, not yet decoded (so its decoding can be timed apart)."""
     (size,) = _LENGTH.unpack(await reader.readexactly(_LENGTH.size))
-    return pickle.loads(await reader.readexactly(size))
+    return await reader.readexactly(size)
+
+
+def decode(body: bytes) -> Any:
+    return pickle.loads(body)

@@ -37,12 +37,13 @@ from typing import Any, Protocol
 
 from games.registry import Registry
 from server.beliefs import child
-from server.beliefs.pipe import encode, receive
+from server.beliefs.pipe import decode, encode, receive_bytes
 from server.feeds.bus import Bus, Envelope, Handler, Unsubscribe
 from server.feeds.fanout import backlog
 from server.feeds.topics import partition_of
 from server.logs import log
 from server.metrics import Metrics, Window
+from server.stages import CLOCK
 from server.table_game import TableGame
 
 DEPTH = 1
@@ -187,7 +188,11 @@ class Shard:
 
     def _scheduled_flush(self) -> None:
         self._flush_scheduled = False
-        self.flush()
+        CLOCK.enter("belief_out")
+        try:
+            self.flush()
+        finally:
+            CLOCK.leave()
 
     def flush(self) -> None:
         """Send the outbox as one batch, unless DEPTH batches are still unacknowledged or
@@ -325,7 +330,12 @@ class Shard:
         self._rebuild()
         try:
             while True:
-                self._on_message(await receive(reader))
+                body = await receive_bytes(reader)
+                CLOCK.enter("belief_in")
+                try:
+                    self._on_message(decode(body))
+                finally:
+                    CLOCK.leave()
         except (asyncio.IncompleteReadError, ConnectionError):
             pass  # the process ended
         finally:

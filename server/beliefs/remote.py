@@ -31,6 +31,7 @@ from collections import deque
 from typing import Any, Protocol
 
 from server.feeds.bus import Bus, Envelope, Unsubscribe
+from server.feeds.mqtt_bus import MqttBus
 from server.feeds.mqtt_link import MqttLink
 from server.feeds.topics import WORK_QOS, Topics
 from server.metrics import Metrics, Window
@@ -129,8 +130,8 @@ class RemoteInference:
         self.notify_to_beliefs = Window()
         """Per notification: published -> every watched observer's belief for it back here
         (the broker both ways, the worker's queue, store read, fold and publish)."""
-        if hasattr(bus, "on_follow"):
-            bus.on_follow = self.refresh  # type: ignore[attr-defined]
+        if isinstance(bus, MqttBus):  # the bus that tells when a follower comes
+            bus.on_follow = self.refresh
 
     def stages(self) -> dict[str, dict[str, float]]:
         """Belief lag by stage, for /healthz (what a slow stage is called)."""

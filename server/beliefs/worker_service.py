@@ -32,7 +32,7 @@ from pydantic_core import from_json
 from games.interface import BeliefModel, Game, match_seats
 from games.registry import GAMES
 from games.registry import Registry as Games
-from server.beliefs.message import belief_frame
+from protocol.frames import belief_frame
 from server.feeds.mqtt_link import MqttLink
 from server.feeds.topics import BELIEF_QOS, WORK_QOS, Topics, partition_of
 from server.logs import log
@@ -46,8 +46,11 @@ IDLE_SECONDS = 600.0
 
 
 class LeaseRound(Protocol):
-    held: frozenset[int]
-    live_workers: tuple[str, ...]
+    @property
+    def held(self) -> frozenset[int]: ...
+
+    @property
+    def live_workers(self) -> tuple[str, ...]: ...
 
 
 class Partitions(Protocol):
@@ -98,7 +101,7 @@ class TableBeliefs:
 
     table_id: str
     game: Game | None = None
-    """Known from the table's match_started (its `game`; none named: dominoes)."""
+    """Known from the table's match_started (its `game`; none named: the default game)."""
     beliefs: dict[str, BeliefModel] = field(default_factory=dict)
     folded: int = 0
     published: int = 0
@@ -354,7 +357,7 @@ class InferenceService:
             return None
         for old in [s for s in carried if s <= folded]:
             del carried[old]
-        events = []
+        events: list[dict[str, Any]] = []
         while folded + 1 + len(events) in carried:
             events.append(carried.pop(folded + 1 + len(events)))
         if folded + len(events) < seq:

@@ -18,10 +18,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from games.interface import RuleViolation
+from protocol import ProtocolError
 from server.feeds.mqtt_link import MqttLink
 from server.feeds.topics import Topics
 from server.logs import log
-from server.protocol import ProtocolError
 
 Executor = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 

@@ -17,13 +17,13 @@ from typing import Any
 from archive.reader import Archive
 from games.registry import GAMES
 from games.registry import Registry as Games
+from protocol import ProtocolError
 from server.cluster.forwarding import Forwarder
 from server.cluster.leases import Leases
 from server.feeds.mqtt_bus import MqttBus
 from server.feeds.mqtt_link import MqttLink
 from server.feeds.topics import Topics
 from server.logs import log
-from server.protocol import ProtocolError
 from server.tables.interface import TableHandle
 from server.tables.local import Table
 from server.tables.registry import Registry
@@ -214,6 +214,9 @@ class Cluster:
             "mqtt_connections": self.link.connections,
             "mqtt_dropped": self.link.dropped,
             "mqtt_backlog": self.link.backlog,
+            **self.link.guard_health(),
+            "bus_out_of_window": self.bus.out_of_window,
+            "bus_mismatched": self.bus.mismatched,
             "bus_duplicates_dropped": self.bus.duplicates,
             "bus_published": self.bus.published,
             "bus_withheld": self.bus.withheld,

@@ -86,8 +86,11 @@ def _assign(partitions: int, names: tuple[str, ...]) -> tuple[tuple[str, tuple[i
         return ()
     base, extra = divmod(partitions, len(names))
     scores = {(p, w): _score(p, w) for p in range(partitions) for w in names}
-    favourite = Counter(max(names, key=lambda w, p=p: scores[(p, w)])
-                        for p in range(partitions))
+
+    def favourite_of(p: int) -> str:
+        return max(names, key=lambda w: scores[(p, w)])
+
+    favourite = Counter(favourite_of(p) for p in range(partitions))
     ranked = sorted(names, key=lambda w: (-favourite[w], w))
     quota = {w: base + (1 if i < extra else 0) for i, w in enumerate(ranked)}
     owner: dict[int, str] = {}

@@ -39,15 +39,20 @@ Handler = Callable[[Envelope], None]
 Unsubscribe = Callable[[], None]
 
 
-class Bus(Protocol):
-    def publish(self, envelope: Envelope, *, retain: bool = False) -> None: ...
+class Publisher(Protocol):
+    """What belief workers need of a bus: publish, and whether anyone listens (the inference
+    child's pipe is only this)."""
 
-    def subscribe(self, table_id: str, audience: str, kind: Kind, handler: Handler) -> Unsubscribe:
-        """Deliver future envelopes of this topic to `handler` (and the retained one, now)."""
-        ...
+    def publish(self, envelope: Envelope, *, retain: bool = False) -> None: ...
 
     def has_subscribers(self, table_id: str, audience: str, kind: Kind) -> bool:
         """Whether anyone listens (so a producer may skip work nobody would receive)."""
+        ...
+
+
+class Bus(Publisher, Protocol):
+    def subscribe(self, table_id: str, audience: str, kind: Kind, handler: Handler) -> Unsubscribe:
+        """Deliver future envelopes of this topic to `handler` (and the retained one, now)."""
         ...
 
     def host(self, table_id: str, game: Game) -> None:

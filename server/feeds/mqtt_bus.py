@@ -223,7 +223,7 @@ class MqttBus:
                 self.unknown_game += 1
                 return
             event = game.parse_event(from_json(payload)["event"])
-        envelope = Envelope(table_id, audience, kind, seq, payload.decode(), event)  # type: ignore[arg-type]
+        envelope = Envelope(table_id, audience, kind, seq, payload.decode(), event)
         self._deliver(envelope, retain=kind == "belief")
 
     def _deliver(self, envelope: Envelope, *, retain: bool) -> bool:

@@ -134,6 +134,12 @@ class MqttLink:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
 
+    def guard_health(self) -> dict[str, Any]:
+        """How private this link is, and what its checks refused (by reason)."""
+        return {"mqtt_login": bool(self.broker.username and self.broker.password),
+                "mqtt_signed": self.signer is not None,
+                "mqtt_rejected": dict(self.signer.reasons) if self.signer else {}}
+
     @property
     def backlog(self) -> int:
         """Publishes queued or awaiting the broker's acknowledgement (a health figure)."""
@@ -342,28 +348,31 @@ def _fast_io(client: aiomqtt.Client, after_read: Callable[[], None]) -> None:
     paho = client._client  # aiomqtt's paho client: its callbacks look these up per call
     recv, read = paho._sock_recv, paho.loop_read
     send, write, inner = paho._sock_send, paho.loop_write, paho.on_socket_register_write
-    inner_unregister = paho.on_socket_unregister_write
+    inner_unregister, inner_close = paho.on_socket_unregister_write, paho.on_socket_close
+    # aiomqtt sets all three when it makes its client, before any connection
+    assert inner is not None and inner_unregister is not None and inner_close is not None
     loop = asyncio.get_running_loop()
-    buffered = [b"", 0]  # bytes read from the socket, and how many paho has taken
+    read_data, read_taken = b"", 0  # bytes read from the socket, and how many paho has taken
     waiting = bytearray()  # sent as far as paho knows, not yet handed to the socket
     state = {"reading": False, "scheduled": False, "watching": False}
 
     def sock_recv(bufsize: int) -> bytes:
-        data, taken = buffered
+        nonlocal read_data, read_taken
+        data, taken = read_data, read_taken
         if taken >= len(data):  # empty: one recv (BlockingIOError and EOF go to paho as is)
             data, taken = recv(RECV_BYTES), 0
             if len(data) <= bufsize:
-                buffered[:] = [b"", 0]
+                read_data, read_taken = b"", 0
                 return data
         chunk = data[taken:taken + bufsize]
-        buffered[:] = [data, taken + len(chunk)]
+        read_data, read_taken = data, taken + len(chunk)
         return chunk
 
     def loop_read(max_packets: int = 1) -> Any:
         state["reading"] = True
         try:
             result = read(max_packets)
-            while result == MQTT_ERR_SUCCESS and buffered[1] < len(buffered[0]):
+            while result == MQTT_ERR_SUCCESS and read_taken < len(read_data):
                 result = read(max_packets)
             after_read()
         finally:
@@ -372,7 +381,7 @@ def _fast_io(client: aiomqtt.Client, after_read: Callable[[], None]) -> None:
             checked_write()
         if QUICK_ACK is not None:
             sock = paho.socket()
-            if sock is not None:
+            if isinstance(sock, socket.socket):  # TCP or TLS (ours never is a WebSocket)
                 with contextlib.suppress(OSError):
                     sock.setsockopt(socket.IPPROTO_TCP, QUICK_ACK, 1)
         return result
@@ -431,10 +440,11 @@ def _fast_io(client: aiomqtt.Client, after_read: Callable[[], None]) -> None:
             if not disconnected.done():
                 disconnected.set_exception(error)
 
-    paho._sock_recv = sock_recv  # type: ignore[method-assign]
-    paho.loop_read = loop_read  # type: ignore[method-assign]
-    paho._sock_send = sock_send  # type: ignore[method-assign]
-    paho.loop_write = loop_write  # type: ignore[method-assign]
+    # paho's own socket calls replaced on this one client (mypy forbids assigning methods)
+    paho._sock_recv = sock_recv  # type: ignore[method-assign]  # our buffered recv
+    paho.loop_read = loop_read  # type: ignore[method-assign]  # reads all, then QUICKACK
+    paho._sock_send = sock_send  # type: ignore[method-assign]  # into `waiting`
+    paho.loop_write = loop_write  # type: ignore[method-assign]  # one send for all
 
     def unregister(paho_client: Any, userdata: Any, sock: Any) -> None:
         if state["watching"]:  # ours: removed by loop_write once nothing is left over
@@ -451,7 +461,6 @@ def _fast_io(client: aiomqtt.Client, after_read: Callable[[], None]) -> None:
             state["watching"] = False
         inner_close(paho_client, userdata, sock)
 
-    inner_close = paho.on_socket_close
     paho.on_socket_register_write = register
     paho.on_socket_unregister_write = unregister
     paho.on_socket_close = close
@@ -471,7 +480,7 @@ def _slow_misc(client: aiomqtt.Client) -> asyncio.Task[None]:
     return asyncio.create_task(misc())
 
 
-class _Inbox(asyncio.Queue):  # type: ignore[type-arg]
+class _Inbox(asyncio.Queue[aiomqtt.Message]):
     """aiomqtt's message queue: it queues until the link is ready (subscriptions restored,
     `on_connect` called), then hands each message to `sink` at once."""
 
@@ -484,7 +493,7 @@ class _Inbox(asyncio.Queue):  # type: ignore[type-arg]
             self.sink(item)
 
 
-def _kept_queue(kept: list[_Inbox]) -> type[asyncio.Queue]:  # type: ignore[type-arg]
+def _kept_queue(kept: list[_Inbox]) -> type[asyncio.Queue[aiomqtt.Message]]:
     """A queue class for aiomqtt whose instance lands in `kept` (the link sets its sink)."""
 
     class Inbox(_Inbox):

@@ -20,6 +20,8 @@ import hashlib
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from server.feeds.bus import Kind
+
 DEFAULT_PREFIX = "domino/v1"
 DEFAULT_PARTITIONS = 64
 WORK_QOS = 0
@@ -83,7 +85,7 @@ class Topics:
             return None
         return parts[0], parts[2], parts[3]
 
-    def parse_table_topic(self, topic: str) -> tuple[str, str, str] | None:
+    def parse_table_topic(self, topic: str) -> tuple[str, Kind, str] | None:
         """(table_id, kind "event"/"belief", audience) for a table topic, else None."""
         head = f"{self.prefix}/tables/"
         if not topic.startswith(head):

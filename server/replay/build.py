@@ -25,10 +25,11 @@ from typing import Any
 from archive.jsonl import LogFormatError, parse_log_lines
 from archive.matches import ArchiveError, MatchLog, UnknownMatch, game_of_events, load_match_log
 from archive.tables import read_table
+from games.advice import advisor_of
 from games.interface import REFEREE, SPECTATOR, Game, LogProblem, UnknownGame, match_seats
 from games.registry import GAMES
 from games.registry import Registry as Games
-from server.beliefs.message import belief_body
+from protocol.frames import belief_body
 from storage import AsyncEventStore, EventStore
 
 ALL = "all"
@@ -60,12 +61,16 @@ class ReplayError(Exception):
     message: str
     line: int | None = None
     seq: int | None = None
+    code: str | None = None
+    """A refusal's kind for clients to branch on (`rate_limited`, `busy`), as on /ws."""
 
     def __str__(self) -> str:
         return self.message
 
     def to_json(self) -> Json:
         data: Json = {"error": self.message}
+        if self.code is not None:
+            data["code"] = self.code
         if self.line is not None:
             data["line"] = self.line
         if self.seq is not None:
@@ -135,6 +140,7 @@ def build_replay(events: Sequence[Event], perspective: str, game: Game | None = 
         "game": game.name,
         "perspective": perspective,
         "finished": finished,
+        "advice": advisor_of(game) is not None,
         "events": [game.event_to_dict(e) for e in seen],
         "beliefs": [] if perspective == ALL else belief_series(seen, perspective, game,
                                                                 variant),
@@ -193,7 +199,7 @@ def replay_fragments(events: Sequence[Event], perspective: str, game: Game) -> I
                                "is available until it ends")
     audience = REFEREE if perspective == ALL else perspective
     head = {"match_id": events[0].match_id, "game": game.name, "perspective": perspective,
-            "finished": finished}
+            "finished": finished, "advice": advisor_of(game) is not None}
     yield json.dumps(head, separators=(",", ":"))[:-1] + ',"events":['
     seen = [game.view(e, audience) for e in events]
     for start in range(0, len(seen), STREAM_CHUNK):

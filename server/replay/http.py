@@ -11,15 +11,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
+from archive.chat import read_chat
 from archive.reader import Archive
 from games.registry import GAMES
 from games.registry import Registry as Games
+from server.advice_memo import AdviceMemo
 from server.http import response
 from server.logs import log
 from server.ratelimit import TokenBucket
@@ -34,7 +37,11 @@ from server.replay.build import (
     replay_fragments,
     sync_store,
 )
+from server.replay.gate import ANSWER_DEADLINE, ReplayGate
 from server.replay.odds import ReplayOdds
+from server.replay.results import ReplayResults
+from server.replay.verdicts import ReplayVerdicts
+from storage import EventStore
 
 Reply = tuple[int, dict[str, str], bytes]
 
@@ -55,21 +62,30 @@ class ReplayDesk:
     """What the replay routes serve one store with: its replays and its replay advisor, each
     with its own cache (owned here, not module state)."""
 
-    def __init__(self, store: StoreLike, games: Games = GAMES) -> None:
+    def __init__(self, store: StoreLike, games: Games = GAMES,
+                 memo: AdviceMemo | None = None) -> None:
+        """`memo`: the live tables' advice, which the replay of the same move shows at once."""
         self.store = sync_store(store)
         self.games = games
         self.replays = StoredReplays(self.store, games)
-        self.advisor = ReplayAdvisor(self.store, games)
-        self.odds = ReplayOdds(self.store, games)
+        self.gate = ReplayGate()
+        """One gate and one store of answers for advice and odds alike."""
+        self.results = ReplayResults()
+        self.advisor = ReplayAdvisor(self.store, games, gate=self.gate, results=self.results,
+                                     deadline=ANSWER_DEADLINE, memo=memo)
+        self.verdicts = ReplayVerdicts(self.advisor, self.gate, self.results)
+        self.odds = ReplayOdds(self.store, games, gate=self.gate, results=self.results,
+                               deadline=ANSWER_DEADLINE)
 
 
 async def handle_replay_http(
-    method: str, path: str, query: dict[str, str], desk: ReplayDesk
+    method: str, path: str, query: dict[str, str], desk: ReplayDesk, address: str = "-"
 ) -> Reply | None:
     """Answer `GET /api/matches`, `GET /api/matches/{id}/replay?perspective=P` and
-    `GET /api/matches/{id}/advice?seq=N[&model=M]` (server/replay/advice.py) and
-    `GET /api/matches/{id}/odds?seq=N&observer=O` (server/replay/odds.py); None for other
-    paths.
+    `GET /api/matches/{id}/advice?seq=N[&model=M]` (server/replay/advice.py),
+    `GET /api/matches/{id}/verdicts?seat=S[&model=M]` (server/replay/verdicts.py) and
+    `GET /api/matches/{id}/odds?seq=N&observer=O` (server/replay/odds.py) and
+    `GET /api/matches/{id}/chat` (the table's chat lines); None for other paths.
     Uploads come over the WebSocket (`replay_upload_ws`): websockets reads no HTTP bodies."""
     if not path.startswith("/api/"):
         return None
@@ -91,15 +107,36 @@ async def handle_replay_http(
             if method != "GET":
                 raise ReplayError(405, "use GET")
             return _reply(200, await desk.advisor.advice(parts[1], query.get("seq"),
-                                                         query.get("model")))
+                                                         query.get("model"), address))
+        if len(parts) == 3 and parts[0] == "matches" and parts[2] == "verdicts":
+            if method != "GET":
+                raise ReplayError(405, "use GET")
+            return _reply(200, await desk.verdicts.verdicts(parts[1], query.get("seat"),
+                                                            query.get("model"), address))
+        if len(parts) == 3 and parts[0] == "matches" and parts[2] == "chat":
+            if method != "GET":
+                raise ReplayError(405, "use GET")
+            return _reply(200, await asyncio.to_thread(match_chat, sync, parts[1]))
         if len(parts) == 3 and parts[0] == "matches" and parts[2] == "odds":
             if method != "GET":
                 raise ReplayError(405, "use GET")
             return _reply(200, await desk.odds.odds(parts[1], query.get("seq"),
-                                                    query.get("observer")))
+                                                    query.get("observer"), query.get("model"),
+                                                    address))
         raise ReplayError(404, f"no route {path}")
     except ReplayError as error:
         return _error(error)
+
+
+_MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+
+
+def match_chat(store: EventStore, match_id: str) -> bytes:
+    """`{match_id, lines}`: every chat line said at the match's table, oldest first (public
+    to the table as it was played: a spectator saw each line live). 404: no such match."""
+    if not _MATCH_ID.match(match_id) or store.last_seq(match_id) == 0:
+        raise ReplayError(404, f"no match {match_id!r}")
+    return json.dumps({"match_id": match_id, "lines": read_chat(store, match_id)}).encode()
 
 
 UPLOAD_PATH = "/api/replay/upload"
@@ -190,15 +227,20 @@ async def _fragments(log_: MatchLog, perspective: str) -> AsyncIterator[str]:
 
 
 def wrap_process_request(
-    inner: Callable[[Any, Any], Any], get_desk: Callable[[], ReplayDesk | None]
+    inner: Callable[[Any, Any], Any], get_desk: Callable[[], ReplayDesk | None],
+    admit: Callable[[Any], Any] | None = None,
 ) -> Callable[[Any, Any], Awaitable[Any]]:
     """A websockets `process_request` that answers /api/ itself and hands the rest to `inner`.
 
     websockets reads no request bodies (its handshake parser refuses a Content-Length), so
     through it only the GET routes work; uploads come over the WebSocket at UPLOAD_PATH
-    (`replay_upload_ws`).
+    (`replay_upload_ws`). `admit(connection)`, first, may refuse the connection itself (a
+    response) or let it through (None): its address's connection count.
     """
     async def process_request(connection: Any, request: Any) -> Any:
+        refused = admit(connection) if admit is not None else None
+        if refused is not None:  # before anything else: the connection's own admission
+            return refused
         path, _, raw_query = request.path.partition("?")
         if path == UPLOAD_PATH:
             return None  # on to the WebSocket handshake: replay_upload_ws answers it
@@ -206,7 +248,7 @@ def wrap_process_request(
         if path.startswith("/api/") and desk is not None:
             query = dict(urllib.parse.parse_qsl(raw_query))
             method = getattr(request, "method", "GET")
-            reply = await handle_replay_http(method, path, query, desk)
+            reply = await handle_replay_http(method, path, query, desk, _address(connection))
             if reply is not None:
                 status, headers, body = reply
                 return response(status, body, headers["Content-Type"])

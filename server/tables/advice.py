@@ -1,53 +1,52 @@
 """Live advice: `advise {table_id}` from a seated player -> `advice {seq, ..., label}`.
 
-Any game whose `advisor()` exists (games.advice; dominoes' is strategy's move advisor, see
-server.strategy_processes.advisor_for) answers. The advisor sees exactly what the asking seat
-sees: the table's log redacted for that seat (`Game.view`), sent as JSON-able dicts to a worker
-process (server/strategy_processes.py, the `advice` pool, with its fair shares) under the
-advisor's own time budget, so the event loop (every other table and socket) never waits for
-it. The request is checked at once (typed errors: `unauthorized`, `advice_disabled`,
-`wrong_phase`, `not_your_turn`, `no_choice`, `rate_limited`, `unknown_model`); the answer is
-sent when ready, without holding up the connection's other messages. One request per seat may
-be in flight.
+Any game that declares an advisor (games.advice, `Capabilities.advisor`) answers. The
+advisor sees exactly what the asking seat sees: the table's log redacted for that seat
+(`Game.view`), sent as JSON-able dicts to a worker process (server/strategy_processes.py,
+the `advice` pool, with its fair shares) under the advisor's own time budget, so the event
+loop (every other table and socket) never waits for it. The request is checked at once
+(typed errors: `unauthorized`, `advice_disabled`, `wrong_phase`, `not_your_turn`,
+`no_choice`, `rate_limited`, `unknown_model`); the answer is sent when ready, without holding
+up the connection's other messages. One request per seat may be in flight.
 
 `model` picks the model of the hidden hands the advisor draws its deals from: `uniform`
-(default; every advisor) or one its `models` lists (dominoes: `behaviour:greedy`, pimc over
-the behaviour posterior, the same weighting the pimc-behaviour bot uses); anything else is
+(default; every advisor) or one its `models` lists (e.g. a behaviour model); anything else is
 `unknown_model`. The reply names its `model` and the deals' `ess`.
 
-Dominoes' reply keeps its shape (`moves`: every legal move ranked); another game's advice
-is its advisor's own JSON payload in `advice` (Texas 42: the bidding oracle's table while
-bidding, ranked plays while playing). Every figure is labelled with its model and evaluator
-(`label`).
+A `flat` advisor's payload fills the message's own fields (`moves`: every legal move ranked,
+`model`, `ess`, `pool`, `exact_pool`: the message's first shape); another advisor's payload
+travels whole in `advice` (e.g. a bidding oracle's table while bidding, ranked plays while
+playing). Every figure is labelled with its model and evaluator (`label`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any
 
-from games.advice import UNIFORM, AdviceRefused, Advisor, models_of
+from games.advice import UNIFORM, AdviceRefused, Advisor, advisor_of, flat, models_of
 from games.interface import Game
 from games.registry import GAMES
 from games.registry import Registry as Games
-from server import strategy_processes
-from server.logs import log
-from server.protocol import (
+from protocol import (
     AdviceMessage,
     AdviceMove,
     Advise,
     ErrorMessage,
     ProtocolError,
 )
+from server import strategy_processes
+from server.advice_memo import AdviceMemo, advice_seed
+from server.logs import log
 from server.tables.interface import TableHandle
 
 TIMEOUT_MARGIN = 20.0
 """Give up (error `busy`) if the worker has not answered within its budget plus this: a
 give-up bound for a stuck or starved worker (an advisor may overrun its budget by one unit of
-work: Texas 42's oracle always solves its first completion, a few seconds on a busy machine)."""
+work: a bidding oracle that always solves its first completion, a few seconds on a busy
+machine)."""
 
 Send = Callable[[str], None]
 """Queues one frame on the asking connection."""
@@ -64,10 +63,11 @@ async def advice_offered(table: TableHandle) -> bool:
     return False
 
 
-def reply_of(game: Game, message: Advise, table_id: str, seat: str, seq: int,
+def reply_of(advisor: Advisor, message: Advise, table_id: str, seat: str, seq: int,
              payload: dict[str, Any], elapsed: float) -> AdviceMessage:
-    """The `advice` frame: dominoes' ranked moves as before, another game's payload as is."""
-    if game.name in strategy_processes.STRATEGY_GAMES:
+    """The `advice` frame: a flat advisor's ranked moves in its fields, another's payload as
+    is (games.advice)."""
+    if flat(advisor):
         rows = payload["moves"]
         return AdviceMessage(
             id=message.id, table_id=table_id, seat=seat, seq=seq,
@@ -80,8 +80,8 @@ def reply_of(game: Game, message: Advise, table_id: str, seat: str, seq: int,
 
 
 def dump(reply: AdviceMessage) -> str:
-    """The frame as JSON; dominoes' has no `advice` field, another game's none of dominoes'
-    deal-model fields unless it set them."""
+    """The frame as JSON; a flat advisor's has no `advice` field, another's none of the flat
+    shape's deal-model fields unless it set them."""
     unset = {"advice", "model", "ess", "pool", "exact_pool"}
     return reply.model_dump_json(exclude={k for k in unset if getattr(reply, k, None) is None}
                                  or None)
@@ -90,8 +90,10 @@ def dump(reply: AdviceMessage) -> str:
 class AdviceDesk:
     """The server's advice requests in flight: one per (table, seat), answered by tasks."""
 
-    def __init__(self, games: Games = GAMES) -> None:
+    def __init__(self, games: Games = GAMES, memo: AdviceMemo | None = None) -> None:
         self.games = games
+        self.memo = memo if memo is not None else AdviceMemo()
+        """Answers kept for the replay of the same move (the same seed: the same answer)."""
         self.in_flight: set[tuple[str, str]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -109,7 +111,7 @@ class AdviceDesk:
         config = await table.table_config()
         assert config is not None  # advice_offered read it
         game = self.games.game_of_variant(config.variant)
-        advisor = strategy_processes.advisor_for(game)
+        advisor = advisor_of(game)
         if advisor is None:
             raise ProtocolError("advice_disabled", f"{game.name} offers no advice")
         model = getattr(message, "model", UNIFORM)
@@ -123,7 +125,7 @@ class AdviceDesk:
         try:
             advisor.check(state, audience)
         except AdviceRefused as refused:
-            raise ProtocolError(refused.code, refused.message) from None  # type: ignore[arg-type]
+            raise ProtocolError(refused.code, refused.message) from None
         seat = audience
         key = (table.table_id, seat)
         if key in self.in_flight:
@@ -144,14 +146,20 @@ class AdviceDesk:
                       asker: str = "-") -> None:
         started = time.monotonic()
         try:
-            payload = await asyncio.wait_for(
-                strategy_processes.game_advice(advisor, events, seat, secrets.randbits(62),
-                                               owners=(f"table:{table_id}", asker),
-                                               model=getattr(message, "model", UNIFORM)),
-                advisor.seconds + TIMEOUT_MARGIN,
-            )
+            model = getattr(message, "model", UNIFORM)
+            key = (table_id, seq + 1, seat, model)  # the move being decided is the next seq
+            payload = self.memo.get(key)
+            if payload is None:
+                payload = await asyncio.wait_for(
+                    strategy_processes.game_advice(advisor, events, seat,
+                                                   advice_seed(table_id, seq + 1, model),
+                                                   owners=(f"table:{table_id}", asker),
+                                                   model=model),
+                    advisor.seconds + TIMEOUT_MARGIN,
+                )
+                self.memo.keep(key, payload)
             elapsed = (time.monotonic() - started) * 1000.0
-            reply = reply_of(game, message, table_id, seat, seq, payload, elapsed)
+            reply = reply_of(advisor, message, table_id, seat, seq, payload, elapsed)
             log("advice", table=table_id, seat=seat, seq=seq, kind=payload.get("kind", "-"),
                 model=payload.get("model", UNIFORM), ms=round(elapsed, 1))
             send(dump(reply))

@@ -7,6 +7,10 @@ from the stored log, exactly as the live table would have sent it (the same reda
 same frames), then the audience's final belief; `resumed.finished` tells them nothing more
 will come. Moves are refused as after any match's end (`wrong_phase`), joins as at any full
 table (`seat_taken`). Nothing here subscribes to the bus: a finished match never changes.
+
+An abandoned match (its people all left for `abandon_after` seconds; a `table_abandoned`
+record in its seats stream) is served the same way to spectators (`watch`), while `resume`
+and moves get the typed error `table_abandoned`: the match stopped unfinished.
 """
 
 from __future__ import annotations
@@ -20,12 +24,12 @@ from archive.tables import TableConfig, read_table
 from games.interface import RuleViolation, Seat
 from games.registry import GAMES
 from games.registry import Registry as Games
-from server.beliefs.message import belief_frame
+from protocol import ProtocolError
+from protocol.frames import belief_frame
 from server.feeds.bus import Envelope, Handler, Unsubscribe
 from server.feeds.fanout import backlog
-from server.protocol import ProtocolError
 from server.table_game import TableGame
-from server.tables.seats import token_matches
+from server.tables.seats import ABANDONED, abandoned_error, token_matches
 from storage import EventStore
 
 
@@ -36,8 +40,11 @@ class ArchivedTable:
     spectators = 0
 
     def __init__(self, config: TableConfig, claims: dict[Seat, str], log: list[Any],
-                 game: TableGame) -> None:
+                 game: TableGame, *, abandoned: bool = False) -> None:
         self.config = config
+        self.abandoned = abandoned
+        self.finished = not abandoned
+        """The match ended (`resumed`/`watching.finished`); an abandoned one never did."""
         self.game = game
         self.table_id = config.table_id
         self.claims = claims
@@ -52,17 +59,20 @@ class ArchivedTable:
     @classmethod
     def load(cls, store: EventStore, table_id: str, games: Games = GAMES
              ) -> ArchivedTable | None:
-        """The table if its match is stored and ended, else None (blocking: use a thread)."""
+        """The table if its match is stored and ended (or abandoned), else None (blocking:
+        use a thread)."""
         stored = read_table(store, table_id)
         if stored is None:
             return None
         head = store.last_seq(table_id)
-        if head == 0 or store.read(table_id, head - 1)[0].type != "match_ended":
+        abandoned = any(r.get("type") == ABANDONED for r in stored.records)
+        if head == 0 or (store.read(table_id, head - 1)[0].type != "match_ended"
+                         and not abandoned):
             return None  # never started, or still in play (and hosted somewhere)
         claims = {seat: r["token_sha256"] for seat, r in stored.latest_claims().items()}
-        game = TableGame.of(stored.config.variant, games, stored.config.options)
+        game = TableGame.of_config(stored.config, games)
         log = [game.game.parse_event(e.payload) for e in store.read(table_id)]
-        return cls(stored.config, claims, log, game)
+        return cls(stored.config, claims, log, game, abandoned=abandoned)
 
     @property
     def last_seq(self) -> int:
@@ -107,6 +117,8 @@ class ArchivedTable:
         raise ProtocolError("seat_taken", f"seat {seat} is taken: this match is over")
 
     async def move(self, seat: Seat, move: dict[str, Any], command_id: str | int | None) -> int:
+        if self.abandoned:
+            raise abandoned_error(self.last_seq)
         raise RuleViolation("wrong_phase", "the match is over")
 
     def presence(self, seat: Seat, delta: int) -> None:

@@ -1,9 +1,17 @@
 """Bots: the policies a table may seat, and a player that acts for one seat from its view.
 
 A bot sees exactly what a person in that seat sees (it folds its audience's events from the
-bus into its own view) and acts through the same table entry point as a person. Where the
-strategy package plays a game (dominoes: random, greedy, pimc; server/tables/strategy_bots.py),
-those are the table's bots; any other game seats the bots its own package supplies.
+bus into its own view) and acts through the same table entry point as a person. A table seats
+the bots its game declares (games.interface.Capabilities.bots), and each decides where its
+game says it should:
+- a pooled bot (`Capabilities.pooled_bots`: it thinks for up to a second) in the server's
+  strategy worker processes, with the seat's events as dicts; should the pool fail, or not
+  give the table a worker within a second (server/strategy_processes.py, Admission), the
+  game's `fallback_bot` moves instead and the log says so;
+- a bot with `choose_in(view, rng)` (it decides in microseconds) on the event loop, from the
+  fold it keeps of the seat's view (`seat_view(seat)`);
+- any other on a small thread pool shared by every game's bots, never on the event loop.
+A seat with one legal move makes it without asking a pooled bot.
 """
 
 from __future__ import annotations
@@ -16,32 +24,35 @@ from typing import Any, Protocol
 
 from games.interface import Bot, Game, Seat
 from games.seat_view import SeatFold
+from server import strategy_processes
 from server.feeds.bus import Envelope, Unsubscribe
-from server.strategy_processes import STRATEGY_GAMES
+from server.logs import log
 from server.table_game import TableGame
-from server.tables.strategy_bots import table_policies
 
 GAME_BOT_THREADS = 2
 """Threads deciding for games' own bots (all tables): a bot's decision waits its turn here
 rather than holding the event loop."""
-STAND_IN = "greedy"
-"""Who plays for a person absent on their turn past the grace period (if the game has it;
-else the game's first bot)."""
 
 Act = Callable[[Seat, Any], Awaitable[object]]
 
 
 class SeatViewLike(Protocol):
-    """A seat's own fold of its (redacted) events: all a bot may look at."""
+    """A seat's own fold of its (redacted) events: all a bot may look at (games.seat_view's
+    SeatFold, fed through `apply`)."""
+
+    seat: Seat
+    events: list[Any]
 
     @property
     def last_seq(self) -> int: ...
 
     def apply(self, event: Any) -> None: ...
 
-    def to_act(self) -> bool:
+    def my_turn(self) -> bool:
         """Whether it is this seat's move now."""
         ...
+
+    def legal_commands(self) -> Sequence[Any]: ...
 
 
 class SeatPolicy(Protocol):
@@ -61,34 +72,80 @@ class GameSeatView(SeatFold):
     def apply(self, event: Any) -> None:
         self.fold(self.game.view(event, self.seat))
 
-    def to_act(self) -> bool:
-        return self.my_turn()
-
 
 class GamePolicy:
-    """One of a game's own bots (games.interface.Bot) as a table policy. It decides on a
-    small thread pool shared by every game's bots, never on the event loop: a bot that
-    thinks (sampling deals) must not stall every table and socket while it does."""
+    """One of a game's own bots (games.interface.Bot) as a table policy, deciding where its
+    game declares (the module's docstring): in the strategy processes, on the loop from its
+    own fold, or on a thread with a copy of the seat's events."""
 
-    def __init__(self, name: str, game: Game, bot: Bot, executor: Executor) -> None:
+    def __init__(self, name: str, game: Game, bot: Bot, executor: Executor,
+                 fallback: GamePolicy | None = None) -> None:
         self.name = name
         self.game = game
         self.bot = bot
         self.executor = executor
+        self.fallback = fallback
+        """Plays when a pooled bot gets no worker (None: the bot is not pooled)."""
+        inline = getattr(bot, "choose_in", None)
+        self.inline: Callable[[SeatViewLike, random.Random], Any] | None = (
+            inline if callable(inline) else None)
+
+    def __repr__(self) -> str:
+        return f"GamePolicy({self.name!r})"
 
     def prepare(self) -> None:
-        """Nothing to warm up."""
+        """A table seated this bot: start the worker processes now if it will need them."""
+        if self.fallback is not None:
+            strategy_processes.warm_up(strategy_processes.BOTS)
 
-    def new_view(self, seat: Seat) -> GameSeatView:
-        return GameSeatView(self.game, seat)
+    def new_view(self, seat: Seat) -> SeatViewLike:
+        make = getattr(self.bot, "seat_view", None)
+        view: SeatViewLike = make(seat) if callable(make) else GameSeatView(self.game, seat)
+        return view
 
-    async def decide(self, view: GameSeatView, rng: random.Random) -> Any | None:
-        if not view.to_act():
+    async def decide(self, view: SeatViewLike, rng: random.Random) -> Any | None:
+        if not view.my_turn():
             return None
+        if self.fallback is not None:
+            return await self._pooled(view, rng)
+        if self.inline is not None:
+            return self.inline(view, rng)
         events: Sequence[Any] = list(view.events)  # a copy: the view goes on folding
         seed = rng.getrandbits(64)  # the bot's own generator: rng stays on the loop's thread
         return await asyncio.get_running_loop().run_in_executor(
             self.executor, self.bot.choose, events, view.seat, random.Random(seed))
+
+    async def _pooled(self, view: SeatViewLike, rng: random.Random) -> Any | None:
+        """The pooled bot's move from a worker process; the fallback's if none comes."""
+        assert self.fallback is not None
+        legal = view.legal_commands()
+        if len(legal) == 1:  # nothing to think about
+            return legal[0]
+        events = [self.game.event_to_dict(e) for e in view.events]
+        table = str(getattr(view.events[0], "match_id", "?")) if view.events else "?"
+        try:
+            chosen = await strategy_processes.pooled_move(
+                self.bot, events, view.seat, rng.getrandbits(62), owners=(f"table:{table}",))
+        except strategy_processes.PoolBusy as busy:  # shared workers: never wait long
+            # the event keeps its first name (pimc was the first pooled bot): logs are searched
+            log("pimc_fell_back", bot=self.name, table=table, seat=view.seat,
+                reason=str(busy), played=self.fallback.name)
+        except Exception as error:  # a dead worker must not stall the table
+            log("pooled_bot_failed", bot=self.name, seat=view.seat, error=repr(error))
+        else:
+            if chosen is not None:
+                return self.game.command_from_wire(view.seat, chosen)
+        return await self.fallback.decide(self._fallback_view(view), rng)
+
+    def _fallback_view(self, view: SeatViewLike) -> SeatViewLike:
+        """The fold the fallback decides from: this one when the fallback keeps its kind."""
+        assert self.fallback is not None
+        fold = self.fallback.new_view(view.seat)
+        if type(fold) is type(view):
+            return view
+        for event in view.events:
+            fold.apply(event)
+        return fold
 
 
 class Policies:
@@ -111,13 +168,25 @@ class Policies:
         kept = self._by_game.get(id(game.game))
         policies = kept[1] if kept is not None else None
         if policies is None:
-            if game.name in STRATEGY_GAMES:
-                policies = dict(table_policies())
-            else:
-                policies = {name: GamePolicy(name, game.game, bot, self.executor())
-                            for name, bot in game.game.bots().items()}
+            policies = self._policies(game.game)
             self._by_game[id(game.game)] = (game.game, policies)
         return policies
+
+    def _policies(self, game: Game) -> dict[str, SeatPolicy]:
+        """The game's bots as policies; a pooled bot falls back on the bot its game names."""
+        declared = game.capabilities
+        plain = {name: GamePolicy(name, game, bot, self.executor())
+                 for name, bot in game.bots().items()}
+        fallback = plain.get(declared.fallback_bot or "")
+        out: dict[str, SeatPolicy] = {}
+        for name, policy in plain.items():
+            if name in declared.pooled_bots:
+                if fallback is None or fallback.name in declared.pooled_bots:
+                    raise ValueError(f"{game.name}: pooled bot {name!r} needs a fallback_bot "
+                                     "that is not pooled")
+                policy = GamePolicy(name, game, policy.bot, policy.executor, fallback)
+            out[name] = policy
+        return out
 
 
 POLICIES = Policies()
@@ -137,9 +206,10 @@ def policy_for(game: TableGame, name: str) -> SeatPolicy | None:
 
 
 def stand_in_for(game: TableGame) -> SeatPolicy:
-    """Who plays for an absent person: greedy where the game has it, else its first bot."""
+    """Who plays for an absent person: the bot its game declares, else its first bot."""
     policies = POLICIES.of(game)
-    policy = policies.get(STAND_IN) or next(iter(policies.values()))
+    declared = game.game.capabilities.stand_in
+    policy = policies.get(declared or "") or next(iter(policies.values()))
     policy.prepare()
     return policy
 
@@ -194,14 +264,14 @@ class SeatBot:
             self._task.cancel()
 
     def my_turn(self) -> bool:
-        return self.view.to_act()
+        return self.view.my_turn()
 
     def _consider(self) -> None:
         if self.active and self.my_turn() and (self._task is None or self._task.done()):
             self._task = asyncio.get_running_loop().create_task(self._play())
 
     async def decide(self) -> Any | None:
-        """The policy's own `decide` (pimc thinks in a worker process)."""
+        """The policy's own `decide` (a pooled bot thinks in a worker process)."""
         return await self.policy.decide(self.view, self.rng)
 
     async def _play(self) -> None:
@@ -209,7 +279,7 @@ class SeatBot:
             await asyncio.sleep(self.delay)
         if not self.active:
             return
-        seq = self.view.last_seq  # before deciding: pimc takes time
+        seq = self.view.last_seq  # before deciding: a pooled bot takes time
         command = await self.decide()
         if command is None or not self.active:
             return

@@ -22,19 +22,28 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from archive.streams import commands_stream, seats_stream
 from archive.tables import StoredTable, TableConfig
 from games.interface import RuleViolation, Seat
+from protocol import ProtocolError
 from server.feeds.bus import Bus, Envelope, Handler, Unsubscribe
 from server.feeds.fanout import backlog, publish_events
 from server.logs import log
 from server.metrics import Metrics
-from server.protocol import ProtocolError
+from server.stages import CLOCK
 from server.table_game import TableGame
 from server.tables.bots import SeatBot, policy_for, stand_in_for
-from server.tables.seats import STOOD_IN, StandIn, new_token, token_digest, token_matches
+from server.tables.seats import (
+    ABANDONED,
+    STOOD_IN,
+    StandIn,
+    abandoned_error,
+    new_token,
+    token_digest,
+    token_matches,
+)
 from storage import AsyncEventStore, ConcurrencyConflict
 
 T = TypeVar("T")
@@ -76,7 +85,10 @@ class TableOptions:
     recent_commands: int = 256
     """Command ids remembered per seat for retries."""
     retire_after: float = 60.0
-    """Seconds a finished table stays listed and watchable."""
+    """Seconds a finished (or abandoned) table stays listed and watchable."""
+    abandon_after: float = 300.0
+    """Seconds a match in play may go on with every person seat disconnected before the
+    table stops as "abandoned" (long enough for a phone that slept to come back)."""
 
 
 @dataclass
@@ -146,6 +158,11 @@ class Table:
         self._retire_handle: asyncio.TimerHandle | None = None
         self._retry_handle: asyncio.TimerHandle | None = None
         self._retry_delay = RETRY_FIRST
+        self.abandoned = False
+        """Every person left for `abandon_after` seconds: the match stopped unfinished."""
+        self._abandon_handle: asyncio.TimerHandle | None = None
+        self.ended_at: float | None = None
+        """When no more moves were to come (time.time()): finished or abandoned."""
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -157,7 +174,9 @@ class Table:
     def status(self) -> str:
         if self.state is None:
             return "waiting"
-        return "finished" if self.game.game.is_over(self.state) else "playing"
+        if self.game.game.is_over(self.state):
+            return "finished"
+        return "abandoned" if self.abandoned else "playing"
 
     @property
     def finished(self) -> bool:
@@ -173,6 +192,7 @@ class Table:
             self.seats[seat] = SeatRecord(record["name"], None, record["token_sha256"])
         self.stood_in = [StandIn.from_record(r) for r in stored.records
                          if r.get("type") == STOOD_IN]
+        self.abandoned = any(r.get("type") == ABANDONED for r in stored.records)
         for event in events:
             self.state = self.game.game.evolve(self.state, event)
             self.log.append(event)
@@ -183,7 +203,7 @@ class Table:
     async def start(self) -> None:
         """Start the actor, the belief workers and the bots; deal or start if due."""
         self._task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
-        if self.status == "finished":
+        if self.status in ("finished", "abandoned"):
             self._schedule_retire()
             return
         self.workers = self.inference.attach_table(self)
@@ -204,6 +224,8 @@ class Table:
         self._stop_clocks()
         if self._retire_handle is not None:
             self._retire_handle.cancel()
+        if self._abandon_handle is not None:
+            self._abandon_handle.cancel()
         if self._retry_handle is not None:
             self._retry_handle.cancel()
         for bot in self.bots.values():
@@ -278,27 +300,47 @@ class Table:
         return token, self.last_seq
 
     async def move(self, seat: Seat, move: dict[str, Any], command_id: str | int | None) -> int:
-        """Apply a seat's move as sent (the game reads the payload, a typed error if bad)."""
-        return await self.apply(seat, self.game.game.command_from_wire(seat, move), command_id)
+        """Apply a seat's move as sent (the game reads the payload, a typed error if bad).
+
+        A person's own move is a sign of life: it restarts the abandon clock (in a cluster,
+        a table taken over counts only the connections on its new owner until the others
+        attach again, while their moves still arrive forwarded)."""
+        CLOCK.enter("actor")
+        try:
+            command = self.game.game.command_from_wire(seat, move)
+        finally:
+            CLOCK.leave()
+        seq = await self.apply(seat, command, command_id)
+        if self._abandon_handle is not None:
+            self._abandon_handle.cancel()
+            self._abandon_handle = None
+            self._review_abandon()
+        return seq
 
     async def apply(self, seat: Seat, command: Any, command_id: str | int | None) -> int:
         """Apply a seat's command; returns the seq of the event recording it."""
 
         async def run() -> int:
-            key = None if command_id is None else json.dumps(command_id)
-            if key is not None and key in self.recent[seat]:
-                return self.recent[seat][key]  # a retry: the original answer, applied once
-            if self.state is None:
-                raise RuleViolation("wrong_phase",
-                                    "the match has not started: seats are still empty")
-            events = self.game.game.decide(self.state, command)
-            side = []
-            if key is not None:
-                record = {"type": "command_applied", "seat": seat, "id": command_id,
-                          "event_seq": self.last_seq + 1}
-                side.append((commands_stream(self.table_id), self.cmd_seq, [record]))
+            CLOCK.enter("actor")
+            try:
+                key = None if command_id is None else json.dumps(command_id)
+                if key is not None and key in self.recent[seat]:
+                    return self.recent[seat][key]  # a retry: the original answer, once
+                if self.state is None:
+                    raise RuleViolation("wrong_phase",
+                                        "the match has not started: seats are still empty")
+                if self.abandoned:
+                    raise abandoned_error(self.last_seq)
+                events = self.game.game.decide(self.state, command)
+                side = []
+                if command_id is not None:
+                    record = {"type": "command_applied", "seat": seat, "id": command_id,
+                              "event_seq": self.last_seq + 1}
+                    side.append((commands_stream(self.table_id), self.cmd_seq, [record]))
+            finally:
+                CLOCK.leave()
             stamped = await self._commit(events, side)
-            if key is not None:
+            if command_id is not None:
                 self.cmd_seq += 1
                 self._remember(seat, command_id, stamped[0].seq)
             self.metrics.moves += 1
@@ -312,13 +354,13 @@ class Table:
         game = self.game
         players = {seat: self.seats[seat].name for seat in game.seats}
         command = game.game.start(self.table_id, self.config.variant, players,
-                                  game.options(self.config.target, self.config.scoring))
+                                  game.options())
         await self._commit(game.game.decide(None, command))
         log("match_started", table=self.table_id, variant=self.config.variant)
 
     async def _referee_step(self) -> None:
         self._deal_pending = False  # a failed commit leaves it re-armable (_retry_later)
-        if self.state is None:
+        if self.state is None or self.abandoned:
             return
         step = self.game.game.referee_step(self.state, secrets.token_hex(32))
         if step is not None:
@@ -328,11 +370,15 @@ class Table:
         self, events: list[Any], side: list[tuple[str, int, list[dict[str, Any]]]] | None = None
     ) -> list[Any]:
         """Durable first: append (with side records, all or nothing), then evolve, publish."""
-        first = self.last_seq + 1
-        stamped = [e.model_copy(update={"seq": first + i}) for i, e in enumerate(events)]
-        data = [self.game.game.event_to_dict(e) for e in stamped]
-        appends = [(self.table_id, self.last_seq, data)]
-        appends += side or []
+        CLOCK.enter("actor")
+        try:
+            first = self.last_seq + 1
+            stamped = [e.model_copy(update={"seq": first + i}) for i, e in enumerate(events)]
+            data = [self.game.game.event_to_dict(e) for e in stamped]
+            appends = [(self.table_id, self.last_seq, data)]
+            appends += side or []
+        finally:
+            CLOCK.leave()
         started = time.monotonic()
         try:
             await self.store.append_atomic(appends)
@@ -342,17 +388,43 @@ class Table:
             if self.on_conflict is not None:
                 self.on_conflict(self)
             raise ProtocolError("internal", "the table's stream moved under it; retry") from None
-        self.metrics.commit_latency.add((time.monotonic() - started) * 1000.0)
-        state = self.state
-        for event in stamped:
-            state = self.game.game.evolve(state, event)
-        self.state = state
-        self.log.extend(stamped)
-        self.metrics.events += len(stamped)
-        self._retry_delay = RETRY_FIRST
-        publish_events(self.bus, self.table_id, stamped, self.game)
-        self._after_change()
+        CLOCK.enter("actor")
+        try:
+            self.metrics.commit_latency.add((time.monotonic() - started) * 1000.0)
+            state = self.state
+            for event in stamped:
+                state = self.game.game.evolve(state, event)
+            self.state = state
+            self.log.extend(stamped)
+            self.metrics.events += len(stamped)
+            self._retry_delay = RETRY_FIRST
+            publish_events(self.bus, self.table_id, stamped, self.game, self._offers())
+            self._after_change()
+        finally:
+            CLOCK.leave()
         return stamped
+
+    def _offers(self) -> dict[Seat, list[dict[str, Any]]]:
+        """The legal moves of each seat to act now that a person plays (not a bot, nor a
+        stand-in for someone gone past the grace): computed once per turn, and only for
+        those who can use them. A person still joining counts: their presence may arrive
+        after the event (from another server), and the feed offers moves only once."""
+        state = self.state
+        if state is None or self.game.game.is_over(state):
+            return {}
+        return {seat: self.game.offered_moves(state, seat)
+                for seat in self.game.game.to_act(state)
+                if self.is_person(seat) and seat not in self.autopilot}
+
+    def _offer_to(self, audience: str) -> list[dict[str, Any]] | None:
+        """What a feed attaching as `audience` is offered on the log's last event: the
+        seat's legal moves when it is to act, else nothing."""
+        state = self.state
+        if state is None or audience not in self.game.seats or self.game.game.is_over(state):
+            return None
+        if audience not in self.game.game.to_act(state):
+            return None
+        return self.game.offered_moves(state, audience)
 
     def _seated(self) -> bool:
         """Every seat of the variant is taken: the match can start."""
@@ -368,7 +440,7 @@ class Table:
 
     def _after_change(self) -> None:
         state = self.state
-        if state is None or self._closing:
+        if state is None or self._closing or self.abandoned:
             return
         game = self.game.game
         over = game.is_over(state)
@@ -420,13 +492,19 @@ class Table:
     def _finish(self) -> None:
         if self._retire_handle is None:
             log("match_ended", table=self.table_id, seq=self.last_seq)
-            for bot in self.bots.values():
-                bot.stop()
-            for handle in self._timers.values():
-                handle.cancel()
-            self._timers.clear()
-            self._stop_clocks()
+            self._stop_moving()
             self._schedule_retire()
+
+    def _stop_moving(self) -> None:
+        """No more moves from this table: its bots, grace timers and turn clocks stop."""
+        if self.ended_at is None:
+            self.ended_at = time.time()
+        for bot in self.bots.values():
+            bot.stop()
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        self._stop_clocks()
 
     def _schedule_retire(self) -> None:
         if self.on_retire is not None and self._retire_handle is None:
@@ -446,7 +524,8 @@ class Table:
         try:
             seq = await self.apply(seat, command, None)
             if self.is_person(seat):  # a stand-in's move: said to everyone, kept
-                reason = "clock" if seat in self._one_move else "away"
+                reason: Literal["clock", "away"] = ("clock" if seat in self._one_move
+                                                    else "away")
                 if seat in self._one_move:
                     self._one_move.discard(seat)
                     if seat not in self.autopilot:  # away meanwhile: it plays on for them
@@ -486,6 +565,7 @@ class Table:
                     self.bots[seat].deactivate()
                 log("stand_in_off", table=self.table_id, seat=seat)
         self._review_clocks()
+        self._review_abandon()
         for seat in list(self._timers):
             if self.connected[seat] > 0:
                 self._timers.pop(seat).cancel()
@@ -502,6 +582,46 @@ class Table:
                 self._timers[turn] = asyncio.get_running_loop().call_later(
                     self.options.grace, self._grace_over, turn
                 )
+
+    def _review_abandon(self) -> None:
+        """Start the abandon clock when every person seat of a match in play is
+        disconnected; stop it when one comes back (it restarts only when all are gone
+        again). A table of bots only has nobody to wait for: it is never abandoned."""
+        gone = self._everyone_gone()
+        if gone and self._abandon_handle is None:
+            self._abandon_handle = asyncio.get_running_loop().call_later(
+                self.options.abandon_after, self._abandon_over)
+        elif not gone and self._abandon_handle is not None:
+            self._abandon_handle.cancel()
+            self._abandon_handle = None
+
+    def _everyone_gone(self) -> bool:
+        people = [seat for seat in self.seats if self.is_person(seat)]
+        return (bool(people) and not self._closing and self.status == "playing"
+                and all(self.connected[seat] <= 0 for seat in people))
+
+    def _abandon_over(self) -> None:
+        self._abandon_handle = None
+        if self._everyone_gone():
+            self._enqueue_quietly(self._abandon)
+
+    async def _abandon(self) -> None:
+        """Stop the match unfinished (inside the actor: no commit is in flight, and any move
+        queued after this is refused, `table_abandoned`). No bot nor stand-in moves again,
+        the referee deals no more; the log stays as stored, a side record in the seats
+        stream says where it stopped (a restart does not bring the table back); retired
+        after `retire_after` like a finished table."""
+        if not self._everyone_gone():
+            return  # someone came back while the jobs before this one ran
+        self.abandoned = True
+        self._stop_moving()
+        self.autopilot.clear()
+        log("table_abandoned", table=self.table_id, seq=self.last_seq,
+            after=self.options.abandon_after)
+        self._schedule_retire()
+        record = {"type": ABANDONED, "event_seq": self.last_seq}
+        await self.store.append(seats_stream(self.table_id), self.side_seq, [record])
+        self.side_seq += 1
 
     def _review_clocks(self) -> None:
         """The turn clock (a per-table option): every person to act gets `turn_clock`
@@ -562,13 +682,15 @@ class Table:
         on_event: Handler,
         on_belief: Handler | None = None,
         after_seq: int = 0,
+        offer: list[dict[str, Any]] | None = None,
     ) -> tuple[int, Unsubscribe]:
-        """Deliver what `audience` missed after `after_seq`, then every new event (and belief).
+        """Deliver what `audience` missed after `after_seq` (`offer` on the last event),
+        then every new event (and belief).
 
         Synchronous, so nothing can be published between the backlog and the subscription:
         the audience sees every seq exactly once, in order.
         """
-        for envelope in backlog(self.table_id, self.log, audience, after_seq, self.game):
+        for envelope in backlog(self.table_id, self.log, audience, after_seq, self.game, offer):
             on_event(envelope)
         unsubscribers = [self.bus.subscribe(self.table_id, audience, "event", on_event)]
         if on_belief is not None:
@@ -601,7 +723,7 @@ class Table:
         """A connection's feed: reply(after, last), then the backlog and the live events."""
         after = min(after_seq, self.last_seq)
         reply(after, self.last_seq)
-        return self.attach(audience, deliver, deliver, after)[1]
+        return self.attach(audience, deliver, deliver, after, self._offer_to(audience))[1]
 
     async def find_seat(self, token: str) -> Seat | None:
         return self.seat_for_token(token)

@@ -1,9 +1,10 @@
-"""The `odds` request: the asker's own view under the behaviour model, beside the exact belief.
+"""The `odds` request: the asker's own view under a behaviour model, beside the exact belief.
 
-`odds {table_id, model: "behaviour:greedy"}` from a connection attached to a dominoes table
-(as a seat, or watching) -> `odds_belief {seq, observer, model, label, marginals, stderr,
-error_95, ess, ...}` (calibration.live.behaviour_odds). It never replaces the `belief` feed
-(the exact uniform belief); it is a second, labelled layer a client asks for.
+`odds {table_id, model}` from a connection attached to a table (as a seat, or watching) whose
+game declares that behaviour model (games.behaviour, `Capabilities.behaviour`, e.g.
+`behaviour:greedy`) -> `odds_belief {seq, observer, model, label, marginals, stderr,
+error_95, ess, ...}`. It never replaces the `belief` feed (the exact uniform belief); it is a
+second, labelled layer a client asks for.
 
 What crosses to the worker is the table's log redacted for the asker's audience (its seat's
 view, or the spectator's), exactly what that connection is sent, so the answer cannot hold
@@ -22,15 +23,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from calibration.live import MODELS, odds_job
-from games.dominoes.audience import view
-from games.dominoes.events import event_to_dict
-from games.dominoes.rules import evolve
-from games.dominoes.state import MatchState
-from games.dominoes.variants import VARIANTS as DOMINO_VARIANTS
+from games.behaviour import BehaviourModel, NotModelled, models_named
+from games.registry import GAMES
+from games.registry import Registry as Games
+from protocol import ErrorMessage, Odds, OddsBelief, ProtocolError
 from server import strategy_processes
 from server.logs import log
-from server.protocol import ErrorMessage, Odds, OddsBelief, ProtocolError
 from server.tables.interface import TableHandle
 
 TIMEOUT = 10.0
@@ -42,7 +40,8 @@ Send = Callable[[str], None]
 class OddsDesk:
     """The server's odds requests in flight: one per connection and table, answered by tasks."""
 
-    def __init__(self) -> None:
+    def __init__(self, games: Games = GAMES) -> None:
+        self.games = games
         self.in_flight: set[tuple[str, str]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -50,42 +49,54 @@ class OddsDesk:
                     table: TableHandle) -> None:
         """Check the request now (raising ProtocolError); compute and send the answer later.
         `audience`: the asking connection's seat at this table, 'spectator', or None."""
-        if message.model not in MODELS:
+        offered = self._offered()
+        if message.model not in offered:
             raise ProtocolError("unknown_model", f"no model {message.model!r} (offered: "
-                                f"{', '.join(MODELS)}; the exact uniform belief is the "
+                                f"{models_named(offered)}; the exact uniform belief is the "
                                 "`belief` feed)")
         if audience is None:
             raise ProtocolError("unauthorized", "join, resume or watch this table first")
         config = await table.table_config()
-        if config is None or config.variant not in DOMINO_VARIANTS:
-            raise ProtocolError("unknown_model", f"{message.model} models dominoes players "
-                                                 "only")
+        game = self.games.game_of_variant(config.variant) if config is not None else None
+        model = game.capabilities.behaviour.get(message.model) if game is not None else None
+        if game is None or model is None:
+            raise ProtocolError("unknown_model", f"{message.model} models no player of this "
+                                "table's game (its models: "
+                                f"{models_named(game.capabilities.behaviour if game else {})})")
         events = await table.referee_log()
-        state: MatchState | None = None
+        state: Any = None
         for event in events:
-            state = evolve(state, event)
-        if state is None or state.phase != "playing" or state.hand is None:
-            raise ProtocolError("wrong_phase", "no hand is in play")
+            state = game.evolve(state, event)
+        try:
+            model.check(state)
+        except NotModelled as refused:
+            raise ProtocolError("wrong_phase", str(refused)) from None
         asker = f"connection:{id(getattr(send, '__self__', send))}"
         key = (table.table_id, asker)
         if key in self.in_flight:
             raise ProtocolError("rate_limited", "your odds for this table are already being "
                                                 "computed")
         self.in_flight.add(key)
-        seen = [event_to_dict(view(e, audience)) for e in events]  # type: ignore[arg-type]
+        seen = [game.event_to_dict(game.view(e, audience)) for e in events]
         task = asyncio.get_running_loop().create_task(
-            self._answer(send, message, table.table_id, audience, seen, asker))
+            self._answer(send, message, model, table.table_id, audience, seen, asker))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _answer(self, send: Send, message: Odds, table_id: str, audience: str,
-                      events: list[dict[str, Any]], asker: str) -> None:
+    def _offered(self) -> dict[str, BehaviourModel]:
+        """Every behaviour model some registered game declares, by name."""
+        return {name: model for game in self.games.games()
+                for name, model in game.capabilities.behaviour.items()}
+
+    async def _answer(self, send: Send, message: Odds, model: BehaviourModel, table_id: str,
+                      audience: str, events: list[dict[str, Any]], asker: str) -> None:
         started = time.monotonic()
         pool = strategy_processes.ADVICE
         try:
             async with pool.admitted((f"odds:{table_id}", asker), strategy_processes.ADVICE_WAIT):
                 result = await asyncio.wait_for(
-                    pool.run(odds_job, events, audience, secrets.randbits(62)), TIMEOUT)
+                    pool.run(strategy_processes.odds_job, model, events, audience,
+                             secrets.randbits(62)), TIMEOUT)
             if "error" in result:
                 send(ErrorMessage(id=message.id, code="wrong_phase",
                                   message=str(result["error"])).model_dump_json())

@@ -14,34 +14,38 @@ import contextlib
 import json
 import secrets
 from collections import Counter, OrderedDict
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from archive.streams import commands_stream, seats_stream, table_of_seats_stream
 from archive.tables import StoredTable, TableConfig, read_table
-from games.interface import Game, Seat, VariantInfo, table_seats
+from games.advice import advisor_of
+from games.interface import Game, Seat, UnknownGame, VariantInfo, table_seats
 from games.registry import GAMES
 from games.registry import Registry as Games
-from server.feeds.bus import Bus
-from server.logs import log
-from server.metrics import Metrics
-from server.protocol import (
+from protocol import (
     CreateTable,
     ProtocolError,
     StandInMove,
     TableInfo,
     TableOptionInfo,
+    Tables,
     VariantListing,
+    requested_options,
 )
-from server.strategy_processes import advisor_for
+from server.feeds.bus import Bus
+from server.logs import log
+from server.metrics import Metrics
 from server.table_game import TableGame
 from server.tables.archived import ArchivedTable
 from server.tables.bots import bot_names
 from server.tables.interface import TableHandle
+from server.tables.listing import ListingCache, Versioned
 from server.tables.local import Inference, Table, TableOptions
 from server.tables.remote import RemoteTable
+from server.tables.seats import ABANDONED
 from storage import AsyncEventStore
 
 
@@ -69,11 +73,26 @@ class Locator(Protocol):
 
 
 class Unproven(Exception):
-    """A table's stored streams fail verification (chain, head or the key's seal)."""
+    """A table's stored streams fail verification (chain, head or the key's seal).
+
+    `kind` says which failure ("seal", "prev_hash", ...: storage.records.ChainProblem) in
+    which of the table's streams at which seq, and nothing of what the stream holds: it is
+    what /healthz shows anyone. The exception's text (the chain's detail) goes to the log."""
+
+    def __init__(self, text: str, kind: str) -> None:
+        super().__init__(text)
+        self.kind = kind
 
 
 ARCHIVE_CACHE = 32
 """Retired finished matches kept loaded (a resumed player sends a few more messages)."""
+
+
+def _stream_kind(stream: str, table_id: str) -> str:
+    """Which of a table's streams this is: "seats", "commands" or "events"."""
+    if stream == seats_stream(table_id):
+        return "seats"
+    return "commands" if stream == commands_stream(table_id) else "events"
 
 
 def new_table_id() -> str:
@@ -101,10 +120,13 @@ def _variant_listing(game: Game, info: VariantInfo) -> VariantListing:
                       for value in option.values()}
         for option in info.declared if option.decides_seats
     }
+    declared = game.capabilities.to_dict()
     return VariantListing(game=game.name, name=info.name, title=info.title,
                           description=info.description, seats=list(info.seats),
                           options=[TableOptionInfo(**o.to_dict()) for o in info.declared],
-                          seats_by=seats_by)
+                          seats_by=seats_by, bots=list(game.bots()),
+                          **{k: declared[k] for k in ("renderer", "advice", "advice_models",
+                                                      "beliefs", "fair_dealing")})
 
 
 class Registry:
@@ -126,12 +148,16 @@ class Registry:
         self.cluster = cluster
         self.games = games
         """The games this server hosts (games.registry.GAMES unless a test adds its own)."""
-        self.tables: dict[str, Table] = {}
+        self.tables: Versioned[Table] = Versioned()
+        """Hosted tables by id (a dict that counts additions and removals)."""
+        self.listing_cache = ListingCache(self.tables, self.info)
+        """`list_tables` pages spliced from entries encoded once per change (listing.py)."""
         self.book: dict[str, Counter[str]] = {}
         """Connections attached here, per table and audience (seats and "spectator")."""
         self.archived: OrderedDict[str, ArchivedTable] = OrderedDict()
         self.quarantined: dict[str, str] = {}
-        """Tables whose stored history failed verification or folding: id -> why."""
+        """Tables whose stored history failed verification or folding: id -> the kind of
+        failure (shown on /healthz: no stored value in it)."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._variants: list[VariantListing] | None = None
 
@@ -139,10 +165,19 @@ class Registry:
         """The table game of `variant` with `options` (typed bad_request / bad_option)."""
         return TableGame.of(variant, self.games, options)
 
+    def _declared(self, variant: str) -> Callable[[str], bool]:
+        """Whether `variant` declares an option of this name (False for every name when the
+        variant is unknown: TableGame.of then refuses it, typed)."""
+        try:
+            info = self.games.variant(variant)
+        except UnknownGame:
+            return lambda name: False
+        return lambda name: info.option(name) is not None
+
     def _new(self, config: TableConfig) -> Table:
         table = Table(
             config,
-            game=self.game_of(config.variant, config.options),
+            game=TableGame.of_config(config, self.games),
             store=self.store,
             bus=self.bus,
             inference=self.inference,
@@ -177,14 +212,15 @@ class Registry:
         return archived
 
     async def find_archived(self, table_id: str) -> ArchivedTable | None:
-        """A finished match nobody hosts, from the store (None if there is no such match)."""
+        """A finished (or abandoned) match nobody hosts, from the store (None if there is no
+        such match)."""
         found = self.archived.get(table_id)
         if found is None:
             try:
                 await asyncio.to_thread(self._prove, table_id,
                                         (seats_stream(table_id), table_id))
             except Unproven as error:
-                self.quarantine(table_id, str(error))
+                self.quarantine(table_id, error.kind, str(error))
                 raise ProtocolError("unavailable", f"match {table_id} failed verification"
                                     ) from None
             found = await asyncio.to_thread(ArchivedTable.load, self.store.store, table_id,
@@ -213,27 +249,26 @@ class Registry:
         if audience == "spectator":
             handle.spectators += delta
         else:
-            handle.presence(audience, delta)  # type: ignore[arg-type]
+            handle.presence(audience, delta)
 
     async def create(self, request: CreateTable) -> Table:
         # a typed bad_request for an unknown variant, bad_option for an option it refuses:
         # both before anything is stored
-        game = self.game_of(request.variant, dict(request.options))
-        if request.advice and advisor_for(game.game) is None:
+        variant = request.variant or self.games.default_variant()
+        game = self.game_of(variant, requested_options(request, self._declared(variant)))
+        if request.advice and advisor_of(game.game) is None:
             raise ProtocolError("bad_request", f"move advice is not available for {game.name}")
         known = bot_names(game)
         for seat, name in request.bots.items():
             if seat not in game.seats:
-                raise ProtocolError("bad_request", f"{request.variant} has no seat {seat} "
+                raise ProtocolError("bad_request", f"{variant} has no seat {seat} "
                                     f"(seats: {', '.join(game.seats)})")
             if name not in known:
                 raise ProtocolError("unknown_bot", f"no bot {name!r} for {seat} "
                                     f"(known: {', '.join(known)})")
         config = TableConfig(
             table_id=new_table_id(),
-            variant=request.variant,
-            target=request.target,
-            scoring=request.scoring,
+            variant=variant,
             bots=dict(request.bots),
             advice=request.advice,
             turn_clock=request.turn_clock,
@@ -255,17 +290,18 @@ class Registry:
         return TableInfo(
             table_id=table.table_id,
             variant=table.config.variant,
-            target=table.config.target,
+            target=table.game.chosen.get("target"),
             seats={s: (r.name if (r := table.seats.get(s)) else None)
                    for s in table.game.seats},
             game=table.game.name,
-            status=table.status,  # type: ignore[arg-type]
+            status=table.status,
             spectators=table.spectators,
             turn_clock=table.turn_clock,
             clocks=dict(table.clock_started),
             stand_ins=[StandInMove(seq=m.seq, seat=m.seat, reason=m.reason)
                        for m in table.stood_in],
             rematch=table.rematch,
+            ended_at=table.ended_at,
             options=dict(table.game.chosen),
         )
 
@@ -302,6 +338,14 @@ class Registry:
                for t in page if t in self.tables or t in remote]
         return out, more
 
+    async def listing_reply(self, command_id: Any, after: str | None, limit: int) -> str:
+        """The `tables` frame for one page: from the snapshot of encoded entries when this
+        server hosts every table there is (no cluster), else built as `listing_page`."""
+        if self.cluster is None:
+            return self.listing_cache.reply(command_id, after, limit)
+        listing, more = await self.listing_page(after, limit)
+        return Tables(id=command_id, tables=listing, next=more).model_dump_json()
+
     def _remote_infos(self, table_ids: list[str]) -> list[TableInfo]:
         out = []
         for table_id in table_ids:
@@ -309,15 +353,16 @@ class Registry:
             if stored is None:
                 continue
             config = stored.config
-            game = self.game_of(config.variant, config.options)
+            game = TableGame.of_config(config, self.games)
             seats: dict[Seat, str | None] = dict.fromkeys(game.seats)
             seats.update({s: f"bot:{b}" for s, b in config.bots.items()})
             seats.update({s: r["name"] for s, r in stored.latest_claims().items()})
             remote = self.cluster.remote.get(table_id) if self.cluster else None
             out.append(TableInfo(
-                table_id=table_id, variant=config.variant, target=config.target,
+                table_id=table_id, variant=config.variant, target=game.chosen.get("target"),
                 seats=seats, game=game.name,
-                status="playing" if all(seats.values()) else "waiting",
+                status=("abandoned" if any(r.get("type") == ABANDONED for r in stored.records)
+                        else "playing" if all(seats.values()) else "waiting"),
                 spectators=remote.spectators if remote else 0,
                 options=dict(game.chosen),
             ))
@@ -388,8 +433,11 @@ class Registry:
         except SQLAlchemyError:
             raise  # the database itself failed: not this table's fault
         except Exception as error:
-            self.quarantine(table_id, str(error) if isinstance(error, Unproven)
-                            else f"does not fold: {error!r}"[:300])
+            if isinstance(error, Unproven):
+                self.quarantine(table_id, error.kind, str(error))
+            else:
+                self.quarantine(table_id, f"does_not_fold ({type(error).__name__})",
+                                f"does not fold: {error!r}"[:2000])
             return None
         counts = self.book.get(table_id, Counter())
         table.connected.update({s: n for s, n in counts.items() if s != "spectator"})
@@ -398,9 +446,11 @@ class Registry:
         log("table_recovered", table=table_id, seq=table.last_seq, status=table.status)
         return table
 
-    def quarantine(self, table_id: str, reason: str) -> None:
-        self.quarantined[table_id] = reason
-        log("table_quarantined", table=table_id, reason=reason)
+    def quarantine(self, table_id: str, kind: str, detail: str) -> None:
+        """Refuse a table from now on: `kind` (a code, the stream's kind, a seq: never the
+        stored values) is what /healthz lists; `detail` goes to the log only."""
+        self.quarantined[table_id] = kind
+        log("table_quarantined", table=table_id, reason=kind, detail=detail)
 
     def _prove(self, table_id: str, streams: tuple[str, ...]) -> None:
         """Raise Unproven unless each stream's chain, head and seal verify (blocking)."""
@@ -409,7 +459,9 @@ class Registry:
             report = store.verify_chain(stream)
             if not report.ok:
                 raise Unproven(f"{stream}: {report.reason} at seq {report.first_bad_seq} "
-                               f"({report.detail})")
+                               f"({report.detail})",
+                               f"{report.reason} at seq {report.first_bad_seq} of the "
+                               f"{_stream_kind(stream, table_id)} stream")
 
     def _read(self, table_id: str) -> tuple[StoredTable, list[Any], list[dict]] | None:
         """A table's three streams (read in a worker thread); None if it needs no recovery."""
@@ -419,10 +471,12 @@ class Registry:
         if stored is None:
             log("recovery_skipped", table=table_id, reason="no table_created record")
             return None
-        game = self.game_of(stored.config.variant, stored.config.options).game
+        game = TableGame.of_config(stored.config, self.games).game
         events = [game.parse_event(e.payload) for e in store.read(table_id)]
         if events and events[-1].type == "match_ended":
             return None
+        if any(r.get("type") == ABANDONED for r in stored.records):
+            return None  # stopped unfinished: served from the store (ArchivedTable)
         keep = 4 * self.options.recent_commands
         last = store.last_seq(commands_stream(table_id))
         commands = [e.payload for e in store.read(commands_stream(table_id), max(0, last - keep))]

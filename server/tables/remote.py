@@ -21,12 +21,12 @@ from archive.tables import TableConfig
 from games.interface import Seat
 from games.registry import GAMES
 from games.registry import Registry as Games
+from protocol import ProtocolError
 from server.feeds.bus import Envelope, Handler, Unsubscribe
 from server.feeds.fanout import backlog
 from server.feeds.mqtt_bus import MqttBus
-from server.protocol import ProtocolError
 from server.table_game import TableGame
-from server.tables.seats import token_matches
+from server.tables.seats import ABANDONED, token_matches
 
 Reply = Callable[[int, int], None]
 """Sends the attach reply, given (after_seq, last_seq), before the first event."""
@@ -113,6 +113,8 @@ class RemoteTable:
         self._tell = tell
         self.spectators = 0
         self.finished = False
+        self.abandoned = False
+        """The owner abandoned the table (its people all left): read with the seat claims."""
         """Whether the last event read from the store was match_ended (set by open_feed)."""
         self._game: TableGame | None = None
 
@@ -122,14 +124,25 @@ class RemoteTable:
             stored = await self.archive.table(self.table_id, config_only=True)
             if stored is None:
                 raise ProtocolError("unknown_table", f"no table {self.table_id}")
-            self._game = TableGame.of(stored.config.variant, self.games, stored.config.options)
+            self._game = TableGame.of_config(stored.config, self.games)
         return self._game
 
     # -- feeds ---------------------------------------------------------------------------
 
     async def history(self, audience: str, after_seq: int) -> list[Envelope]:
-        events = await self.archive.events(self.table_id, after_seq)
-        return backlog(self.table_id, events, audience, 0, await self.game())
+        game = await self.game()
+        if audience not in game.seats:
+            events = await self.archive.events(self.table_id, after_seq)
+            return backlog(self.table_id, events, audience, 0, game)
+        # a seat's history ends with its legal moves when it is to act: the whole match is
+        # folded for them (the owner's live frames carry them too; this serves a resume)
+        events = await self.archive.events(self.table_id)
+        state = None
+        for event in events:
+            state = game.game.evolve(state, event)
+        to_act = () if state is None or game.game.is_over(state) else game.game.to_act(state)
+        offer = game.offered_moves(state, audience) if audience in to_act else None
+        return backlog(self.table_id, events, audience, after_seq, game, offer)
 
     async def open_feed(self, audience: str, deliver: Handler, after_seq: int,
                         reply: Reply) -> Unsubscribe:
@@ -167,6 +180,8 @@ class RemoteTable:
     async def find_seat(self, token: str) -> Seat | None:
         stored = await self.archive.table(self.table_id)
         claims = stored.latest_claims() if stored is not None else {}
+        self.abandoned = stored is not None and any(r.get("type") == ABANDONED
+                                                    for r in stored.records)
         for seat, claim in claims.items():  # the latest claim of a seat wins, as in restore
             if token_matches(token, claim.get("token_sha256")):
                 return seat

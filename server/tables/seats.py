@@ -13,6 +13,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from protocol import ProtocolError
+
 TOKEN_BYTES = 24
 """192 bits of randomness (the protocol promises at least 128)."""
 
@@ -53,3 +55,16 @@ class StandIn:
     @classmethod
     def from_record(cls, data: dict[str, Any]) -> StandIn:
         return cls(int(data["event_seq"]), str(data["seat"]), data["reason"])
+
+
+ABANDONED = "table_abandoned"
+"""The seats-stream record of a table whose people all left for `abandon_after` seconds: its
+match stopped unfinished at `event_seq` (the match's own log is left as it was)."""
+
+
+def abandoned_error(last_seq: int) -> ProtocolError:
+    """The answer to a move or a resume at an abandoned table."""
+    return ProtocolError("table_abandoned",
+                         f"this table was abandoned: every player was away too long, so "
+                         f"the match stopped unfinished after event {last_seq}; its replay "
+                         f"can still be watched")

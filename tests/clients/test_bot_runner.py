@@ -20,12 +20,12 @@ from clients.python import DominoClient, ServerError
 from clients.python.bot_runner import BotRunner, RunnerResult
 from games.dominoes.audience import view
 from games.dominoes.events import Event, Passed, TilePlayed, parse_event
+from games.dominoes.strategy.bots import make_bot
 from games.dominoes.tiles import Seat
 from games.dominoes.validate import check_log
+from protocol import Ack
 from server.app import DominoServer
-from server.protocol import Ack
 from storage import EventStore
-from strategy.bots import make_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGET = 30
@@ -149,7 +149,7 @@ async def test_a_runner_resumes_after_its_connection_drops(server: DominoServer)
             runner.drops.append("waiting for its turn")
             runner.client.ws.transport.abort()
 
-    west = FlakyRunner(url, table_id, "W", make_bot("pimc", seed=2, samples=4, seconds=0.05),
+    west = FlakyRunner(url, table_id, "W", make_bot("pimc", seed=2, samples=4, nodes=10_000),
                        idle_timeout=30, on_move=idle_drop)
     west.drops = []
     runners = [west] + [
@@ -185,5 +185,5 @@ def test_the_bot_command_refuses_pimc_options_for_other_bots(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     code = main(["bot", "--url", "ws://127.0.0.1:9/ws", "--table", "t", "--seat", "N",
-                 "--bot", "greedy", "--seconds", "0.3"])
+                 "--bot", "greedy", "--nodes", "3000"])
     assert code == 2 and "pimc's options" in capsys.readouterr().err

@@ -18,7 +18,7 @@ __all__ = ["free_port", "kill", "start_server", "start_worker", "stop", "until",
 
 def start_server(port: int, db: str, mqtt: str, prefix: str, node: str, log: Path,
                  lease: float = 2.0) -> subprocess.Popen:
-    return start_process(port, ["--db", db, "--mqtt", mqtt, "--node", node,
+    return start_process(port, ["--db", db, "--mqtt", mqtt, "--insecure-bus", "--node", node,
                                 "--topic-prefix", prefix, "--lease-seconds", str(lease),
                                 "--bot-delay", "0", "--hand-pause", "0", "--grace", "60"], log)
 
@@ -26,7 +26,8 @@ def start_server(port: int, db: str, mqtt: str, prefix: str, node: str, log: Pat
 def start_worker(db: str, mqtt: str, prefix: str, log: Path) -> subprocess.Popen:
     """A worker, returned once it has logged that it is ready."""
     before = log.read_text().count("worker_ready") if log.exists() else 0
-    process = spawn(["worker", "--db", db, "--mqtt", mqtt, "--topic-prefix", prefix], log)
+    process = spawn(["worker", "--db", db, "--mqtt", mqtt, "--insecure-bus",
+                     "--topic-prefix", prefix], log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if log.exists() and log.read_text().count("worker_ready") > before:

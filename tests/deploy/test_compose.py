@@ -72,6 +72,7 @@ def test_commands_parse_with_the_real_cli() -> None:
         assert service["build"] == "."
         args = parser.parse_args(service["command"])
         assert args.mqtt == "mqtt://mosquitto:1883"
+        assert not args.insecure_bus  # private: a login and a key (the test below)
         assert args.db.startswith("postgresql://") and "@postgres:5432/" in args.db
         assert {"postgres", "mosquitto"} <= set(service["depends_on"])
         if args.command == "serve":
@@ -113,3 +114,19 @@ def test_the_broker_takes_logins_and_every_node_signs() -> None:
         if name != "worker":  # a server logs in under its node name (the ACL's user)
             command = services[name]["command"]
             assert command[command.index("--node") + 1] == env["DOMINO_MQTT_USERNAME"]
+
+
+def test_every_node_would_start_on_the_private_bus(tmp_path: Path) -> None:
+    """`serve --mqtt` and `worker` refuse an open bus: with each service's environment
+    (its files as `secrets` makes them), nothing is missing."""
+    from server.feeds.plane import bus_exposure
+
+    services = compose()["services"]
+    for name in ("server-1", "server-2", "worker"):
+        env = dict(services[name]["environment"])
+        for variable in ("DOMINO_MQTT_KEY_FILE", "DOMINO_MQTT_PASSWORD_FILE"):
+            made = tmp_path / Path(env[variable]).name
+            made.write_text("ab" * 32)
+            env[variable] = str(made)
+        assert bus_exposure(services[name]["command"][services[name]["command"].index(
+            "--mqtt") + 1], env) == [], name

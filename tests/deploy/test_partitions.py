@@ -40,8 +40,8 @@ AUDIENCES = (*SEATS, "spectator")
 
 def start_worker(db: str, mqtt: str, prefix: str, name: str, log: Path) -> subprocess.Popen:
     """A worker process named `name`, returned once it holds its first partitions."""
-    process = spawn(["worker", "--db", db, "--mqtt", mqtt, "--topic-prefix", prefix,
-                     "--name", name, "--lease-seconds", str(LEASE)], log)
+    process = spawn(["worker", "--db", db, "--mqtt", mqtt, "--insecure-bus",
+                     "--topic-prefix", prefix, "--name", name, "--lease-seconds", str(LEASE)], log)
     deadline = time.monotonic() + 30
     while not (log.exists() and "worker_ready" in log.read_text()):
         if process.poll() is not None:

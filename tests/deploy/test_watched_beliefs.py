@@ -19,7 +19,7 @@ import pytest
 
 from clients.python import DominoClient
 from games.dominoes.events import parse_event
-from server.protocol import BeliefMessage, EventMessage
+from protocol import BeliefMessage, EventMessage
 from storage import EventStore
 from tests.deploy.helpers import free_port, start_server, start_worker, stop
 from tests.players import check_beliefs, until_my_turn_with_a_belief

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clients.bench.batches import uno_like
 from inference.batches import HistoryError, Holdings
-from inference.batches_bench import uno_like
 from inference.items import Copy, copies
 
 Event = tuple  # ("draw", seat, n, known | None) | ("aside", name, n, admits | None)

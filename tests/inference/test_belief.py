@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from games.dominoes.belief_partnership import Belief, ObserverError
-from games.dominoes.events import HandEnded, MatchEnded
+from games.dominoes.events import HandEnded, MatchEnded, TilesDrawn
 from games.dominoes.tiles import parse_tile
 from inference import InconsistentLog
 from inference.counting import exact_marginals, solve
@@ -132,6 +132,19 @@ def test_play_that_does_not_match_an_end_is_inconsistent() -> None:
     with pytest.raises(InconsistentLog) as error:
         Belief.from_events(events, "S")
     assert error.value.seq == 11
+
+
+def test_a_draw_in_the_partnership_game_is_inconsistent() -> None:
+    """partnership-6 has no boneyard: a tiles_drawn in its log is a typed error naming the
+    event, and the belief is left as it was (it was an AttributeError)."""
+    belief = Belief.from_events(worked_example(), "S")
+    before = belief.snapshot().to_json_dict()
+    drawn = TilesDrawn(seq=11, hand=1, seat="W", tiles=None, count=1)
+    with pytest.raises(InconsistentLog) as error:
+        belief.apply(drawn)
+    assert error.value.seq == 11
+    assert "no boneyard" in error.value.reason
+    assert belief.snapshot().to_json_dict() == before
 
 
 def test_passes_that_leave_no_deal_are_inconsistent() -> None:

@@ -18,6 +18,7 @@ import logging
 import pytest
 from websockets.asyncio.client import connect
 
+from games.dominoes.strategy.advisor import BEHAVIOUR
 from server import strategy_processes
 from server.app import DominoServer
 from server.strategy_processes import Admission, PoolBusy
@@ -64,7 +65,7 @@ async def test_a_pimc_bot_that_gets_no_worker_plays_greedy_and_says_so(
         server: DominoServer, url: str, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="domino.server")
-    monkeypatch.setattr(strategy_processes, "PIMC_WAIT", 0.05)
+    monkeypatch.setattr(strategy_processes, "POOLED_WAIT", 0.05)
     held = await _hold(strategy_processes.BOTS)
     try:
         async with connect(url) as ws:
@@ -99,7 +100,9 @@ async def test_advice_answers_busy_when_the_pool_is_taken(
         assert reply["type"] == "advice", reply  # the pool is free: advice comes
         held = await _hold(strategy_processes.ADVICE)
         try:
-            reply = await ask(ws, {"type": "advise", "id": "busy", "table_id": table_id})
+            # another model: the uniform answer above is kept, and would come free
+            reply = await ask(ws, {"type": "advise", "id": "busy", "table_id": table_id,
+                                   "model": BEHAVIOUR})
         finally:
             for owner in held:
                 strategy_processes.ADVICE.admission().leave([owner])

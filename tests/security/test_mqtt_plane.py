@@ -9,76 +9,17 @@ credentials, and a message on a node's commands topic was obeyed whoever sent it
 from __future__ import annotations
 
 import asyncio
-import getpass
 import json
-import shutil
-import socket
-import subprocess
-import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import aiomqtt
 import pytest
 
 from server.feeds.mqtt_link import MqttLink
+from server.feeds.plane import MAGIC
+from tests.security.conftest import PREFIX, USERS, url
 from tests.server.helpers import wait_for
-
-ROOT = Path(__file__).resolve().parents[2]
-PREFIX = "domino/v1"
-USERS = {"server-1": "s1-secret", "server-2": "s2-secret", "worker": "w-secret"}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[int]:
-    """Mosquitto with deploy/mosquitto.acl and a password file, on its own port."""
-    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    if not Path(binary).exists() or not shutil.which("mosquitto_passwd"):
-        pytest.fail("mosquitto and mosquitto_passwd are required (apt-get install mosquitto)")
-    passwd = tmp_path / "passwd"
-    passwd.touch(mode=0o600)
-    for user, secret in USERS.items():
-        subprocess.run(["mosquitto_passwd", "-b", str(passwd), user, secret], check=True)
-    acl = tmp_path / "mosquitto.acl"
-    shutil.copy(ROOT / "deploy" / "mosquitto.acl", acl)
-    port = _free_port()
-    conf = tmp_path / "mosquitto.conf"
-    conf.write_text((ROOT / "deploy" / "mosquitto-auth.conf").read_text()
-                    .replace("listener 1883", f"listener {port} 127.0.0.1")
-                    .replace("/mosquitto/secrets/passwd", str(passwd))
-                    .replace("/mosquitto/config/mosquitto.acl", str(acl))
-                    # as root, mosquitto would drop to a user that cannot read tmp_path
-                    + f"\nuser {getpass.getuser()}\n")
-    process = subprocess.Popen([binary, "-c", str(conf)], stdout=subprocess.DEVNULL,
-                               stderr=(tmp_path / "mosquitto.log").open("w"))
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("mosquitto did not start: "
-                                + (tmp_path / "mosquitto.log").read_text()[-500:])
-                time.sleep(0.05)
-        yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-def url(port: int, user: str | None = None, secret: str | None = None) -> str:
-    login = f"{user}:{secret}@" if user else ""
-    return f"mqtt://{login}127.0.0.1:{port}"
-
 
 KEY = bytes(range(32))
 
@@ -141,7 +82,7 @@ async def test_a_broker_client_without_the_key_is_not_obeyed(broker: int) -> Non
             await mallory.publish(commands, json.dumps(forged), qos=1)
             other.publish(commands, json.dumps({"op": "presence", "delta": 1}))
             async for message in mallory.messages:
-                if isinstance(message.payload, bytes) and message.payload.startswith(b"DS1"):
+                if isinstance(message.payload, bytes) and message.payload.startswith(MAGIC):
                     captured.append(message.payload)
                     break
             tampered = bytearray(captured[0])

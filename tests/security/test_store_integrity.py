@@ -9,6 +9,7 @@ who can write the file could, recomputing every hash so that the plain chain sti
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import os
@@ -16,9 +17,8 @@ import shutil
 import sqlite3
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
@@ -27,29 +27,9 @@ from clients.commands.verify import _verify_store
 from games.registry import GAMES
 from server.app import DominoServer
 from storage import GENESIS_HASH, EventStore, StoreKeyError, canonical_json, link_hash
-from tests.conftest import make_config
-from tests.processes import free_port, spawn, start_server, stop
+from tests.processes import free_port, kill, spawn, start_server, stop
+from tests.security.conftest import Start
 from tests.server.helpers import wait_for
-
-Start = Callable[..., Awaitable[DominoServer]]
-
-
-@pytest.fixture
-async def start(tmp_path: Path) -> AsyncIterator[Start]:
-    """start(): the real server on tmp_path/server.sqlite3 (its key beside it); stopped
-    after the test if still running."""
-    started: list[DominoServer] = []
-
-    async def run(**overrides: Any) -> DominoServer:
-        instance = DominoServer(make_config(tmp_path, **overrides))
-        await instance.start()
-        started.append(instance)
-        return instance
-
-    yield run
-    for instance in started:
-        if not getattr(instance, "stopped_by_test", False):
-            await instance.stop()
 
 
 async def stop_server(server: DominoServer) -> None:
@@ -72,15 +52,32 @@ def url(server: DominoServer) -> str:
 # -- finding 5: one server per SQLite store --------------------------------------------------
 
 
+def _another_name(db: Path, how: str) -> Path:
+    """The same database file under another name."""
+    if how == "same path":
+        return db
+    other = db.with_name("other.sqlite3")
+    if how == "symlink":
+        other.symlink_to(db)
+    elif how == "hard link":
+        os.link(db, other)
+    else:
+        raise ValueError(how)
+    return other
+
+
+@pytest.mark.parametrize("how", ["same path", "symlink", "hard link"])
 def test_a_second_server_on_the_same_sqlite_file_exits_with_a_clear_message(
-        tmp_path: Path) -> None:
+        tmp_path: Path, how: str) -> None:
     """Before: the second server took over every table and its stand-ins played for people
-    connected to the first."""
+    connected to the first. Issue 30: through a symlink or a hard link it still started
+    (the lock was on the path as given), the hard link with a `-wal` of its own."""
     db = tmp_path / "shared.sqlite3"
     log = tmp_path / "server.log"
     first = start_server(free_port(), ["--db", str(db)], log)
     try:
-        second = spawn(["serve", "--port", str(free_port()), "--db", str(db)],
+        other = _another_name(db, how)
+        second = spawn(["serve", "--port", str(free_port()), "--db", str(other)],
                        tmp_path / "second.log")
         try:
             code = second.wait(timeout=60)
@@ -93,18 +90,45 @@ def test_a_second_server_on_the_same_sqlite_file_exits_with_a_clear_message(
         assert "in use by another server" in message and f"pid {first.pid}" in message
         assert "Traceback" not in message
         assert first.poll() is None  # the first one serves on
+        assert not Path(f"{other}-wal").exists() or other == db  # SQLite never opened it
     finally:
         assert stop(first) == 0
 
 
-# -- finding 6: the database file deleted or replaced ----------------------------------------
+# -- finding 6 (and issue 30's first): the database or its WAL/shm deleted, replaced, shrunk --
 
 
-@pytest.mark.parametrize("how", ["deleted", "replaced"])
-async def test_a_store_whose_file_goes_away_acknowledges_nothing_more(
+def _damage(db: Path, how: str) -> None:
+    """What an operator's slip or an attacker does to the files under a running server."""
+    wal, shm = Path(f"{db}-wal"), Path(f"{db}-shm")
+    if how == "deleted":
+        db.unlink()
+    elif how == "replaced":
+        shutil.copy(db, db.with_name("copy.sqlite3"))
+        os.replace(db.with_name("copy.sqlite3"), db)
+    elif how == "wal deleted":
+        wal.unlink()
+    elif how == "wal replaced":
+        shutil.copy(wal, db.with_name("copy-wal"))
+        os.replace(db.with_name("copy-wal"), wal)
+    elif how == "shm deleted":
+        shm.unlink()
+    elif how == "truncated":  # in place: the same inode, fewer bytes
+        os.truncate(db, 0)
+    elif how == "wal truncated":
+        os.truncate(wal, 0)
+    else:
+        raise ValueError(how)
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced", "wal deleted", "wal replaced",
+                                 "shm deleted", "truncated", "wal truncated"])
+async def test_a_store_whose_files_change_acknowledges_nothing_more(
         start: Start, tmp_path: Path, how: str) -> None:
     """Before: 16 more moves were acknowledged into the deleted file; after a restart all
-    were gone and verify said "ok: 0 matches"."""
+    were gone and verify said "ok: 0 matches". Issue 30: deleting the `-wal` (or
+    truncating the database in place) went unnoticed: `/healthz` ok, 6 more moves acked,
+    and after kill -9 every acked move was gone."""
     server = await start()
     db = tmp_path / "server.sqlite3"
     async with connect(url(server)) as ws:
@@ -114,21 +138,100 @@ async def test_a_store_whose_file_goes_away_acknowledges_nothing_more(
             **bots, "S": "random"}}))["table_id"]
         table = server.registry.tables[busy]
         await wait_for(lambda: table.last_seq > 20)
-        if how == "deleted":
-            db.unlink()
-        else:
-            shutil.copy(db, tmp_path / "copy.sqlite3")
-            os.replace(tmp_path / "copy.sqlite3", db)
+        _damage(db, how)
         for n, request in enumerate([{"type": "create_table"},
                                      {"type": "join", "table_id": table_id, "seat": "S"}]):
             reply = await ask(ws, {**request, "id": n})
             assert reply["type"] == "error" and reply["code"] == "unavailable", reply
-        await asyncio.sleep(0.3)  # the bots' table: one commit may have been in flight
-        frozen = table.last_seq
+        frozen = table.last_seq  # from the refusal on, every commit fails its check
         await asyncio.sleep(0.5)
         assert table.last_seq == frozen  # nothing more is acknowledged
         health = server.health()
-        assert health["ok"] is False and how in health["store_lost"]
+        assert health["ok"] is False and how.split()[-1] in health["store_lost"], health
+
+
+@pytest.mark.parametrize("how", ["wal deleted", "truncated"])
+async def test_the_store_notices_on_its_own_when_nothing_is_written(
+        start: Start, tmp_path: Path, how: str, caplog: pytest.LogCaptureFixture) -> None:
+    """No commit needed: a timer checks the files, `/healthz` turns not ok and the
+    operator is told in the log."""
+    server = await start()
+    async with connect(url(server)) as ws:
+        await ask(ws, {"type": "create_table"})
+    assert server.health()["ok"] is True
+    with caplog.at_level("ERROR", logger="domino"):
+        _damage(tmp_path / "server.sqlite3", how)
+        await wait_for(lambda: not server.health()["ok"])
+        await wait_for(lambda: "event=store_lost" in caplog.text)
+    assert how.split()[-1] in server.health()["store_lost"]
+
+
+def _watch_until(port: int, table_id: str, seq: int) -> list[dict]:
+    """A spectator's events of `table_id` up to at least `seq` (or the error it got)."""
+    async def run() -> list[dict]:
+        got: list[dict] = []
+        async with connect(f"ws://127.0.0.1:{port}/ws") as ws:
+            await ws.send(json.dumps({"type": "watch", "table_id": table_id}))
+            while not got or (got[-1].get("type") == "event" and got[-1]["seq"] < seq):
+                message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if message["type"] in ("event", "error"):
+                    got.append(message)
+        return got
+    return asyncio.run(run())
+
+
+def test_moves_acknowledged_before_the_wal_was_deleted_survive_a_kill(
+        tmp_path: Path) -> None:
+    """Issue 30: `-wal` deleted, then kill -9 and restart: the table was `unknown_table`
+    (14 of 14 acked moves gone). Now the store, on noticing, copies what its open WAL holds
+    into the database (a checkpoint) before refusing more: every acked event is there."""
+    db, log = tmp_path / "kept.sqlite3", tmp_path / "server.log"
+    port = free_port()
+    args = ["--db", str(db), "--bot-delay", "0.02", "--hand-pause", "0"]
+    first = start_server(port, args, log)
+    try:
+        async def create_and_watch() -> tuple[str, int]:
+            async with connect(f"ws://127.0.0.1:{port}/ws") as ws:
+                bots = dict.fromkeys(("S", "W", "N", "E"), "random")
+                table_id = (await ask(ws, {"type": "create_table", "bots": bots}))["table_id"]
+                await ws.send(json.dumps({"type": "watch", "table_id": table_id}))
+                seen = 0
+                while seen < 30:
+                    message = json.loads(await ws.recv())
+                    if message["type"] == "event":
+                        seen = message["seq"]
+                Path(f"{db}-wal").unlink()
+                for _ in range(200):  # acks (events a spectator got) until the store notices
+                    health = json.loads(await asyncio.to_thread(
+                        lambda: urllib.request.urlopen(
+                            f"http://127.0.0.1:{port}/healthz").read()))
+                    if not health["ok"]:
+                        break
+                    with contextlib.suppress(TimeoutError):
+                        while True:
+                            message = json.loads(await asyncio.wait_for(ws.recv(), 0.05))
+                            if message["type"] == "event":
+                                seen = message["seq"]
+                with contextlib.suppress(TimeoutError):
+                    while True:  # whatever was published before the refusals began
+                        message = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                        if message["type"] == "event":
+                            seen = message["seq"]
+                return table_id, seen
+        table_id, acked = asyncio.run(create_and_watch())
+        kill(first)
+        second = start_server(port, args, log)
+        try:
+            got = _watch_until(port, table_id, acked)
+        finally:
+            assert stop(second) == 0
+    finally:
+        if first.poll() is None:
+            kill(first)
+    assert got[-1]["type"] == "event", got[-1]  # before: unknown_table
+    assert [e["seq"] for e in got[:acked]] == list(range(1, acked + 1))
+    with EventStore(db) as store:
+        assert store.verify_chain(table_id).ok
 
 
 # -- finding 7: a keyed chain ----------------------------------------------------------------

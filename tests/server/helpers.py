@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 
 from clients.python import DominoClient
-from server.protocol import EventMessage, ServerMessage
+from protocol import EventMessage, ServerMessage
 
 
 async def collect_until(

@@ -16,13 +16,13 @@ from calibration.botmatches import bot_matches
 from clients.python import DominoClient, ServerError
 from games.dominoes.events import parse_event
 from games.dominoes.rules import evolve, legal_moves
+from games.dominoes.strategy.advisor import BEHAVIOUR, BEHAVIOUR_LABEL, LABEL, distinct_moves
+from protocol import AdviceMessage, Advise, BeliefMessage, EventMessage
 from server import strategy_processes
 from server.app import DominoServer
-from server.protocol import AdviceMessage, Advise, BeliefMessage, EventMessage
 from server.replay.advice import ReplayAdvisor
 from server.replay.build import ReplayError
 from storage import EventStore
-from strategy.advisor import BEHAVIOUR, BEHAVIOUR_LABEL, LABEL, distinct_moves
 
 GIVE_UP = 90.0
 """Seconds before a wait is given up (a bound, not a timing assertion)."""
@@ -75,14 +75,15 @@ async def test_advice_under_the_behaviour_model_says_its_model_and_ess(
         legal = {(str(m.tile), m.end)
                  for m in distinct_moves(legal_moves(state, "S"), hand.left, hand.right)}  # type: ignore[arg-type]
         behaviour = await _advise(south, table_id, BEHAVIOUR)
-        assert behaviour.model == BEHAVIOUR and behaviour.label == BEHAVIOUR_LABEL
+        assert behaviour.model == BEHAVIOUR and behaviour.label.startswith(BEHAVIOUR_LABEL)
+        assert "solver nodes" in behaviour.label and "never timed" in behaviour.label
         assert behaviour.ess is not None and 1.0 <= behaviour.ess <= behaviour.pool  # type: ignore[operator]
         assert behaviour.exact_pool is not None
         assert {(m.tile, m.end) for m in behaviour.moves} == legal
         points = [m.expected_points for m in behaviour.moves]
         assert points == sorted(points, reverse=True)
         uniform = await _advise(south, table_id)  # no model: uniform, and it says so
-        assert uniform.model == "uniform" and uniform.label == LABEL
+        assert uniform.model == "uniform" and uniform.label.startswith(LABEL)
         assert uniform.ess == uniform.moves[0].samples and uniform.pool is None
         assert {(m.tile, m.end) for m in uniform.moves} == legal
         asked += 1
@@ -113,7 +114,7 @@ async def test_a_game_without_the_behaviour_model_refuses_it(
 async def test_replay_advice_takes_the_model(tmp_path: Path) -> None:
     """A stored match of greedy players on a real SQLite file; the replay advisor ranks a
     move under each model in the real worker pool, and names the model it used."""
-    match = next(bot_matches("partnership-6", ["greedy"], 1, seed=5, target=1))
+    match = next(bot_matches("partnership-6", ["greedy"], 1, seed=5, options={"target": 1}))
     with EventStore(tmp_path / "r.sqlite3") as store:
         save_match(store, match)
         desk = ReplayAdvisor(store)
@@ -121,11 +122,11 @@ async def test_replay_advice_takes_the_model(tmp_path: Path) -> None:
         play = next(e for e in match[12:] if e.type == "tile_played" and len(legal_moves(
             _state(match[: e.seq - 1]), e.seat)) >= 2)
         behaviour = json.loads(await desk.advice(match_id, str(play.seq), BEHAVIOUR))
-        assert behaviour["model"] == BEHAVIOUR and behaviour["label"] == BEHAVIOUR_LABEL
+        assert behaviour["model"] == BEHAVIOUR and behaviour["label"].startswith(BEHAVIOUR_LABEL)
         assert behaviour["ess"] >= 1 and behaviour["pool"] >= 1 and behaviour["moves"]
         assert behaviour["rank"] is not None and behaviour["seat"] == play.seat
         uniform = json.loads(await desk.advice(match_id, str(play.seq)))
-        assert uniform["model"] == "uniform" and uniform["label"] == LABEL
+        assert uniform["model"] == "uniform" and uniform["label"].startswith(LABEL)
         assert json.loads(await desk.advice(match_id, str(play.seq), BEHAVIOUR)) == behaviour
         with pytest.raises(ReplayError) as refused:
             await desk.advice(match_id, str(play.seq), "behaviour:nobody")
@@ -148,8 +149,8 @@ async def test_a_pimc_behaviour_seat_plays_a_match_to_the_end(
     real = strategy_processes.BOTS.run
 
     async def spy(fn: Any, *args: Any) -> Any:  # the real job, its bot's name noted
-        if fn is strategy_processes.pimc_move_job:
-            pooled.append(args[-1])
+        if fn is strategy_processes.bot_move_job:
+            pooled.append(args[0].name)
         return await real(fn, *args)
 
     monkeypatch.setattr(strategy_processes.BOTS, "run", spy)

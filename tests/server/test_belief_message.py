@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from server.beliefs.message import belief_frame
-from server.protocol import BeliefMessage
+from protocol import BeliefMessage
+from protocol.frames import belief_frame
 
 
 def test_an_estimate_keeps_its_error_and_a_game_keeps_its_own_fields() -> None:

@@ -1,14 +1,15 @@
 """One process (issue 15): no belief is computed for an audience nobody watches — a bot's
 seat, the public at a table nobody spectates — yet whoever starts watching gets the belief
-at the head at once. Real server, real WebSockets, real SQLite file."""
+at the head at once. Nor is one folded (issue 31): the events wait until someone watches.
+Real server, real WebSockets, real SQLite file."""
 
 from __future__ import annotations
 
 import asyncio
 
 from clients.python import DominoClient
+from protocol import BeliefMessage, EventMessage
 from server.app import DominoServer
-from server.protocol import BeliefMessage, EventMessage
 from tests.players import check_beliefs, until_my_turn_with_a_belief
 
 
@@ -28,7 +29,10 @@ async def test_a_bots_seat_and_an_unwatched_public_cost_no_belief(
         # every belief published went to South: none for the bots' seats or the public
         assert server.metrics.beliefs == len(beliefs)
         for audience in ("W", "N", "E", "spectator"):
-            assert table.workers[audience].stale, audience  # folded, never snapshotted
+            worker = table.workers[audience]
+            assert worker.stale, audience  # never snapshotted
+            # nor folded (issue 31): its events wait, in order, for a listener
+            assert [e.seq for e in worker.pending] == list(range(1, head + 1)), audience
 
         spectator = await DominoClient.connect(url)
         try:

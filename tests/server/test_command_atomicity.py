@@ -12,8 +12,8 @@ import pytest
 from archive.streams import commands_stream
 from games.dominoes.commands import PlayTile
 from games.dominoes.rules import legal_moves
+from protocol import ProtocolError
 from server.app import DominoServer
-from server.protocol import ProtocolError
 from server.tables.local import Table
 from tests.server.helpers import wait_for
 

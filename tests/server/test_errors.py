@@ -8,8 +8,8 @@ import urllib.request
 import pytest
 
 from clients.python import DominoClient, SeatView, ServerError
+from protocol import ErrorMessage, EventMessage, parse_server
 from server.app import DominoServer
-from server.protocol import ErrorMessage, EventMessage, parse_server
 from tests.server.helpers import drain
 
 

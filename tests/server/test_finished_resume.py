@@ -17,10 +17,10 @@ import pytest
 from clients.python import DominoClient, SeatView, ServerError
 from games.dominoes.audience import view
 from games.dominoes.events import Event, parse_event
+from protocol import BeliefMessage, EventMessage, ServerMessage
 from server.app import DominoServer
 from server.feeds.fanout import event_frame
 from server.feeds.topics import parse_mqtt_url
-from server.protocol import BeliefMessage, EventMessage, ServerMessage
 from server.table_game import TableGame
 from server.tables.archived import ArchivedTable
 from server.tables.local import TableOptions

@@ -8,8 +8,8 @@ import random
 from clients.python import DominoClient, SeatView, play_until_finished
 from games.dominoes.events import parse_event
 from games.dominoes.validate import check_log
+from protocol import BeliefMessage, EventMessage, ServerMessage
 from server.app import DominoServer
-from server.protocol import BeliefMessage, EventMessage, ServerMessage
 from storage import EventStore
 
 SEATS = ("S", "W", "N", "E")

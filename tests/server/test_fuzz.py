@@ -19,8 +19,8 @@ from websockets.sync.client import connect
 
 from games.dominoes.events import parse_event
 from games.dominoes.validate import check_log
+from protocol import ErrorMessage, parse_server
 from server.app import DominoServer
-from server.protocol import ErrorMessage, parse_server
 from storage import EventStore
 from tests.conftest import make_config
 

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from clients.python import DominoClient, SeatView, play_until_finished
+from protocol import BeliefMessage, EventMessage, ServerMessage
 from server.app import DominoServer
-from server.protocol import BeliefMessage, EventMessage, ServerMessage
 from tests.server.helpers import drain
 
 SEATS = ("S", "W", "N", "E")

@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 
 from clients.python import DominoClient, SeatView, play_until_finished
+from protocol import BeliefMessage, EventMessage, ServerMessage
+from protocol.frames import belief_frame
 from server.app import DominoServer
-from server.beliefs.message import belief_frame
 from server.beliefs.processes import ProcessInference
 from server.feeds.bus import Envelope
-from server.protocol import BeliefMessage, EventMessage, ServerMessage
 from server.tables.local import TableOptions
 from tests.conftest import make_config, serving
 from tests.players import until_my_turn_with_a_belief
@@ -225,3 +225,12 @@ async def test_the_process_gets_exactly_what_each_audience_gets_over_its_socket(
     assert dealt and all(d.get("tiles") is None for d in dealt)
     for client in [creator, watcher, *clients]:
         await client.close()
+
+
+def test_the_default_number_of_processes_follows_the_cores() -> None:
+    """`serve`'s default (issue 31, measured in docs/operations.md): in-process on a single
+    core, where a process cannot run beside the loop; one process from two cores."""
+    from server.app import default_inference_processes
+
+    assert [default_inference_processes(n) for n in (1, 2, 3, 4, 16)] == [0, 1, 1, 1, 1]
+    assert default_inference_processes() in (0, 1)

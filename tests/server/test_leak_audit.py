@@ -34,9 +34,9 @@ from games.dominoes.events import Event, TilePlayed, parse_event
 from games.dominoes.game import MODEL as BELIEF_MODEL
 from games.dominoes.tiles import parse_tile
 from games.dominoes.variants import get_variant
+from protocol import BeliefMessage, EventMessage, parse_server
+from protocol.frames import belief_frame
 from server.app import DominoServer
-from server.beliefs.in_process import belief_frame
-from server.protocol import BeliefMessage, EventMessage, parse_server
 from tests.server.helpers import collect_until
 
 MATCHES = 16
@@ -88,6 +88,7 @@ class Match:
         default_factory=lambda: {a: [] for a in (*SEATS, "spectator")})
     probes: list[Probe] = field(default_factory=list)
     advice: Counter[str] = field(default_factory=Counter)
+    advice_busy: int = 0
 
 
 async def _connect(url: str, match: Match | None, audience: str) -> DominoClient:
@@ -138,7 +139,10 @@ async def _seat(url: str, match: Match, client: DominoClient, seat: str, token: 
                 await client.advise(table_id)
                 match.advice[seat] += 1
             except ServerError as error:
-                assert error.code in STALE_VIEW_CODES | {"no_choice", "rate_limited"}, error
+                # busy: the shared advice workers were taken (a typed refusal under load)
+                assert error.code in STALE_VIEW_CODES | {"no_choice", "rate_limited", "busy"}, \
+                    error
+                match.advice_busy += error.code == "busy"
         move = view.random_move(rng)
         try:
             if move is None:
@@ -339,4 +343,5 @@ async def test_no_message_reveals_a_hidden_tile(server: DominoServer, url: str) 
     assert counts["event"] > MATCHES * 5 * 25 and counts["belief"] > MATCHES * 5 * 10, counts
     for kind in ("ack", "joined", "resumed", "watching", "tables", "error", "advice"):
         assert counts[kind] > 0, (kind, counts)
-    assert sum(sum(m.advice.values()) for m in matches) >= 4
+    answered = sum(sum(m.advice.values()) for m in matches)
+    assert answered >= 1 and answered + sum(m.advice_busy for m in matches) >= 4

@@ -22,8 +22,8 @@ from clients.python.loadtest import (
 from clients.python.loadtest_paced import paced_report, run_paced
 from games.dominoes.game import DOMINOES
 from games.registry import Registry
+from protocol import BeliefMessage, ServerMessage
 from server.app import DominoServer
-from server.protocol import BeliefMessage, ServerMessage
 from tests.conftest import make_config, serving
 from tests.games.toy.game import TOY, VARIANT
 
@@ -191,3 +191,43 @@ def test_process_cpu_is_read_for_live_processes_only() -> None:
         pass
     assert process_cpu_seconds([os.getpid()]) >= 0.05
     assert process_cpu_seconds([2**22 + 12345]) == 0.0  # no such process: nothing counted
+
+
+async def test_the_server_reports_cpu_per_move_by_stage(url: str) -> None:
+    """With the stage clock on (`serve --stage-clock`), /healthz counts the loop thread's CPU
+    by stage of a move and the load test prints it per move (issue 31); off, it says
+    nothing and costs no clock read."""
+    from server.stages import CLOCK
+
+    off = await run_load(url, tables=1, spectators=0, seconds=1, target=15)
+    assert off["server_stage_ms_per_move"] is None
+    CLOCK.enable()
+    try:
+        figures = await run_load(url, tables=2, spectators=1, seconds=3, target=15)
+    finally:
+        CLOCK.enabled = False
+    stages = figures["server_stage_ms_per_move"]
+    assert figures["moves"] > 0, figures
+    for stage in ("parse", "actor", "fanout", "belief_in", "other_threads"):
+        assert stages[stage] > 0, stages
+    assert stages["clock_reads"] > 0
+    assert stages["total"] >= stages["actor"] + stages["fanout"]
+    text = report(figures)
+    assert "server CPU per move by stage (ms)" in text and "frame parse" in text
+
+
+def test_a_lean_client_reads_a_belief_head_and_an_events_offer() -> None:
+    """The load generator's frames: a belief as its table and seq, an event as its table,
+    seq, type and offered moves (clients/python/lean_client.py), from the frames the
+    server writes (protocol.frames)."""
+    from clients.python.lean_client import LeanBelief, LeanEvent, lean_message
+    from protocol import Ack
+    from protocol.frames import belief_frame, event_frame
+
+    belief = lean_message(belief_frame('t"1', {"seq": 12, "observer": "S", "marginals": {}}))
+    assert belief == LeanBelief('t"1', 12)
+    offered = lean_message(event_frame("t1", 7, {"type": "tile_played"}, [{"tile": "6-6"}]))
+    assert offered == LeanEvent("t1", 7, "tile_played", [{"tile": "6-6"}])
+    assert lean_message(event_frame("t1", 8, {"type": "match_ended"})) == \
+        LeanEvent("t1", 8, "match_ended", None)
+    assert isinstance(lean_message('{"type":"ack","id":"a1","seq":3}'), Ack)

@@ -8,11 +8,11 @@ import time
 
 import pytest
 
-from calibration.live import behaviour_odds
 from clients.python import DominoClient, ServerError
+from games.dominoes.behaviour.odds import behaviour_odds
 from games.dominoes.events import parse_event
+from protocol import BeliefMessage, EventMessage, Odds, OddsBelief, ServerMessage
 from server.app import DominoServer
-from server.protocol import BeliefMessage, EventMessage, Odds, OddsBelief, ServerMessage
 
 GIVE_UP = 60.0
 """Seconds before a wait is given up (a bound, not a timing assertion)."""
@@ -101,8 +101,8 @@ async def test_odds_come_from_the_asking_seats_own_view_and_the_spectators(
     deal weighed, late in a hand), it must equal the model computed from the asker's own
     events as its connection received them — the leak check: an answer computed from any
     other view (another seat's, the referee's unredacted log folded for another audience)
-    would differ. (calibration.live also redacts what it is given for the observer:
-    tests/calibration/test_live_odds.py.)"""
+    would differ. (games.dominoes.behaviour.odds also redacts what it is given for the observer:
+    tests/games/dominoes/behaviour/test_live_odds.py.)"""
     south, spectator = await DominoClient.connect(url), await DominoClient.connect(url)
     table_id = await south.create_table(variant="block-2", bots={"N": "greedy"},
                                         target=10_000)

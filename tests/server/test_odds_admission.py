@@ -18,9 +18,9 @@ import pytest
 
 import server.tables.odds as odds_desk
 from clients.python import DominoClient, ServerError
+from protocol import BeliefMessage, Odds, OddsBelief
 from server import strategy_processes
 from server.app import DominoServer
-from server.protocol import BeliefMessage, Odds, OddsBelief
 
 GIVE_UP = 60.0
 """Seconds before a wait is given up (a bound, not a timing assertion)."""

@@ -1,8 +1,8 @@
 """docs/protocol.md carries the JSON Schema of the models as they are (regenerate, don't edit)."""
 
-from server.schema_doc import DOC, render
+from protocol.schema_doc import DOC, render
 
 
 def test_protocol_doc_schema_is_up_to_date() -> None:
     text = DOC.read_text(encoding="utf-8")
-    assert render(text) == text, "run: python -m server.schema_doc"
+    assert render(text) == text, "run: python -m protocol.schema_doc"

@@ -8,8 +8,8 @@ import random
 from pathlib import Path
 
 from archive.matches import save_match
-from calibration.live import behaviour_odds
 from games.dominoes.audience import view as redact
+from games.dominoes.behaviour.odds import behaviour_odds
 from games.dominoes.selfplay import random_match_events
 from server.replay.http import ReplayDesk, handle_replay_http
 from storage import EventStore

@@ -19,6 +19,10 @@ from tests.players import Player, play, retry_inflight
 from tests.processes import free_port, kill, stop
 from tests.processes import start_server as start_process
 
+MATCHES_TRIED = 5
+"""Matches started until one is still in play after 25 moves (one blocked early can end a
+match to 40 sooner: a wait for the 25th move then never ended)."""
+
 
 def start_server(port: int, db: Path, log: Path) -> subprocess.Popen:
     return start_process(port, ["--db", str(db), "--bot-delay", "0", "--hand-pause", "0",
@@ -30,16 +34,26 @@ async def test_sigkill_mid_match_then_restart_and_finish(tmp_path: Path) -> None
     process = start_server(port, db, log)
     url = f"ws://127.0.0.1:{port}/ws"
     try:
-        players = {seat: Player(seat, view=SeatView(seat)) for seat in "SWNE"}
-        clients = {seat: await DominoClient.connect(url) for seat in "SWNE"}
-        table_id = await clients["S"].create_table(target=40)
-        for seat, client in clients.items():
-            players[seat].token = (await client.join(table_id, seat)).token
+        for attempt in range(MATCHES_TRIED):
+            players = {seat: Player(seat, view=SeatView(seat)) for seat in "SWNE"}
+            clients = {seat: await DominoClient.connect(url) for seat in "SWNE"}
+            table_id = await clients["S"].create_table(target=40)
+            for seat, client in clients.items():
+                players[seat].token = (await client.join(table_id, seat)).token
 
-        tasks = [asyncio.create_task(play(clients[s], table_id, players[s], random.Random(i)))
-                 for i, s in enumerate("SWNE")]
-        while sum(len(p.acks) for p in players.values()) < 25:
-            await asyncio.sleep(0.005)
+            tasks = [asyncio.create_task(play(clients[s], table_id, players[s],
+                                              random.Random(10 * attempt + i)))
+                     for i, s in enumerate("SWNE")]
+            while sum(len(p.acks) for p in players.values()) < 25 and \
+                    not all(task.done() for task in tasks):
+                await asyncio.sleep(0.005)
+            if not all(task.done() for task in tasks):
+                break
+            # the deal ended the match (a hand blocked early) before 25 moves: another one
+            for client in clients.values():
+                await client.close()
+        else:
+            raise AssertionError(f"{MATCHES_TRIED} matches all ended within 25 moves")
         kill(process)  # mid-match, maybe mid-commit
         await asyncio.gather(*tasks)
         acked_before = {seq: move for p in players.values() for seq, move in p.acks.items()}

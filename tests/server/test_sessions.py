@@ -9,8 +9,8 @@ import pytest
 
 from clients.python import DominoClient, SeatView, play_until_finished
 from games.dominoes.events import Passed, TilePlayed
+from protocol import BeliefMessage, EventMessage
 from server.app import DominoServer
-from server.protocol import BeliefMessage, EventMessage
 from server.tables.local import TableOptions
 from tests.conftest import make_config
 from tests.server.helpers import collect_until, drain, events_of, wait_for

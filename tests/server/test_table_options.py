@@ -171,7 +171,15 @@ async def test_list_variants_declares_clue_players_and_its_seats(server: DominoS
                                 "choices": None, "decides_seats": True}]
     assert clue["seats_by"]["players"]["6"] == ["P1", "P2", "P3", "P4", "P5", "P6"]
     assert clue["seats"] == ["P1", "P2", "P3", "P4"]
-    assert by_name["partnership-6"]["options"] == [] and by_name["partnership-6"]["seats_by"] == {}
+    # dominoes' target and scoring are its own declared options (no longer generic fields)
+    assert by_name["partnership-6"]["options"] == [
+        {"name": "target", "kind": "int", "default": 100, "label": "Points to win the match",
+         "minimum": 1, "maximum": 10_000, "choices": None, "decides_seats": False},
+        {"name": "scoring", "kind": "choice", "default": "losers", "label": "Scoring",
+         "minimum": None, "maximum": None, "choices": ["losers", "all"],
+         "decides_seats": False}]
+    assert by_name["partnership-6"]["seats_by"] == {}
+    assert all(o["name"] != "target" for o in by_name["texas-42"]["options"])
 
 
 async def test_booleans_and_choices_reach_start_and_the_listing(tmp_path: Path) -> None:
@@ -250,3 +258,104 @@ async def test_a_waiting_six_player_table_survives_a_restart(tmp_path: Path) -> 
             assert list(frame["event"]["players"]) == [f"P{i}" for i in range(1, 7)]
     finally:
         await second.stop()
+
+
+OLD_DOMINOES = {"type": "table_created", "seq": 1, "table_id": "told1", "variant": "draw-2",
+                "target": 30, "scoring": "all", "bots": {"N": "random"}, "advice": False,
+                "turn_clock": None}
+"""A config record as written before dominoes' target and scoring were its table options:
+both were fields of the record itself, and it has no `options`."""
+
+
+def test_an_old_record_reads_with_the_target_and_scoring_it_was_written_with() -> None:
+    config = TableConfig.from_record(OLD_DOMINOES)
+    assert config.options == {} and config.legacy == {"target": 30, "scoring": "all"}
+    assert TableGame.of_config(config).chosen == {"target": 30, "scoring": "all"}
+    assert "legacy" not in config.record() and "target" not in config.record()
+    # an old Texas 42 record: the generic target it carried is not Texas 42's (its default
+    # 100 meant the usual 7 marks, its own option's default)
+    old_42 = {**OLD_DOMINOES, "variant": "texas-42", "target": 100, "scoring": "losers",
+              "bots": {}}
+    assert TableGame.of_config(TableConfig.from_record(old_42)).chosen == {
+        "target_marks": 7, "dealer_must_bid": False, "nello": False}
+    # an old record without the fields: the defaults of the time (and of the options now)
+    bare = {k: v for k, v in OLD_DOMINOES.items() if k not in ("target", "scoring")}
+    assert TableGame.of_config(TableConfig.from_record(bare)).chosen == {
+        "target": 100, "scoring": "losers"}
+
+
+async def test_a_waiting_table_stored_before_options_starts_with_its_target(
+        tmp_path: Path) -> None:
+    """An old-format config record in a real SQLite file: the server recovers the waiting
+    table, lists its target, and its match starts with the target and scoring it was
+    created with."""
+    config = make_config(tmp_path)
+    store = EventStore(config.db)
+    try:
+        store.append(seats_stream("told1"), 0, [{k: v for k, v in OLD_DOMINOES.items()
+                                                 if k != "seq"}])
+    finally:
+        store.close()
+    server = DominoServer(config)
+    await server.start()
+    try:
+        async with connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
+            listed = await request(ws, {"type": "list_tables", "id": 1})
+            info = next(t for t in listed["tables"] if t["table_id"] == "told1")
+            assert info["target"] == 30 and info["options"] == {"target": 30, "scoring": "all"}
+            joined = await request(ws, {"type": "join", "id": 2, "table_id": "told1",
+                                        "seat": "S", "name": "ann"})
+            assert joined["type"] == "joined", joined
+            while True:
+                frame = await _frame(ws)
+                if frame["type"] == "event":
+                    break
+            started = frame["event"]
+            assert started["type"] == "match_started"
+            assert started["target"] == 30 and started["scoring"] == "all"
+    finally:
+        await server.stop()
+
+
+async def test_the_short_target_field_sets_the_option_where_it_is_declared(
+        server: DominoServer) -> None:
+    """create_table's `target` and `scoring` (from before table options) set dominoes'
+    options, over `options` (an old form sends both); a game without them ignores them."""
+    url = f"ws://127.0.0.1:{server.port}/ws"
+    async with connect(url) as ws:
+        made = await request(ws, {"type": "create_table", "id": 1, "variant": "block-2",
+                                  "target": 40, "scoring": "all",
+                                  "options": {"target": 100}})
+        bad = await request(ws, {"type": "create_table", "id": 2, "variant": "block-2",
+                                 "scoring": "most"})
+        clue = await request(ws, {"type": "create_table", "id": 3, "variant": "clue",
+                                  "target": 100, "scoring": "losers"})
+        listed = await request(ws, {"type": "list_tables", "id": 4})
+    assert bad["code"] == "bad_option" and "'scoring'" in bad["message"]
+    by_id = {t["table_id"]: t for t in listed["tables"]}
+    assert by_id[made["table_id"]]["options"] == {"target": 40, "scoring": "all"}
+    assert by_id[made["table_id"]]["target"] == 40
+    assert by_id[clue["table_id"]]["options"] == {"players": 4}
+    assert by_id[clue["table_id"]]["target"] is None
+
+
+async def test_list_variants_carries_what_each_game_declares(server: DominoServer) -> None:
+    """The lobby needs no game knowledge of its own: renderer, bots, advice and belief models
+    come from each game's declaration (games.interface.Capabilities)."""
+    url = f"ws://127.0.0.1:{server.port}/ws"
+    async with connect(url) as ws:
+        reply = await request(ws, {"type": "list_variants", "id": 1})
+    by_name = {v["name"]: v for v in reply["variants"]}
+    dominoes, clue, uno, texas = (by_name[n] for n in ("block-2", "clue", "uno-2", "texas-42"))
+    assert dominoes["renderer"] == "dominoes" and dominoes["advice"] is True
+    assert dominoes["advice_models"] == ["uniform", "behaviour:greedy"]
+    assert dominoes["bots"] == ["random", "greedy", "pimc", "pimc-behaviour", "playout", "minimax"]
+    assert [(b["name"], b["exact"]) for b in dominoes["beliefs"]] == [
+        ("uniform", True), ("behaviour:greedy", False)]
+    assert dominoes["fair_dealing"] == "sha256-fisher-yates"
+    assert texas["advice"] is True and texas["renderer"] == "texas42"
+    for other in (clue, uno):  # each declares its advisor (uniform deals only)
+        assert other["advice"] is True and other["advice_models"] == ["uniform"]
+        assert [b["name"] for b in other["beliefs"]] == ["uniform"]
+        assert "greedy" in other["bots"]
+    assert clue["renderer"] == "clue" and uno["renderer"] == "uno"

@@ -33,12 +33,13 @@ from storage import EventStore
 from tests.conftest import make_config
 from tests.games.texas42.helpers import match
 
-DEADLINE = 60.0
+DEADLINE = 180.0
+"""Only bounds a hang: the oracle's figures rest on N = 150 completions (work, not time), which
+takes seconds of CPU and much longer on a loaded machine."""
 
 
 @pytest.fixture
 async def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[DominoServer]:
-    monkeypatch.setattr(Texas42Advisor, "seconds", 1.0)  # the budget the desk hands the job
     instance = DominoServer(make_config(tmp_path))
     await instance.start()
     try:
@@ -99,7 +100,7 @@ async def test_a_seated_player_asks_for_the_oracle_when_bidding_and_for_plays(
         people = {seat: Seat(ws, seat) for seat, ws in zip(SEATS, (s, w, n, e), strict=True)}
         south = people["S"]
         created = await south.ask({"type": "create_table", "variant": VARIANT, "advice": True,
-                                   "target": 1})
+                                   "options": {"target_marks": 1}})
         assert created["type"] == "table_created", created
         table_id = created["table_id"]
         for seat, person in people.items():
@@ -125,7 +126,7 @@ async def test_a_seated_player_asks_for_the_oracle_when_bidding_and_for_plays(
         assert sorted(oracle["hand"]) == mine and oracle["N"] >= 1
         assert oracle["completion_model"].startswith("uniform")
         cell = oracle["cells"][oracle["trump"]]["30"]
-        assert cell["P_upper"] >= cell["P_lower"] and cell["evaluator"]
+        assert cell["P_dd"] >= cell["P_greedy"] and cell["evaluator"]
         assert named_tiles(bid) <= set(mine)
 
         await south.move(table_id, {"kind": "bid", "bid": 30})
@@ -141,7 +142,7 @@ async def test_a_seated_player_asks_for_the_oracle_when_bidding_and_for_plays(
         assert play["type"] == "advice" and play["advice"]["kind"] == "play", play
         legal = {str(t) for t in legal_tiles(south.state, "S")}
         assert {m["tile"] for m in play["advice"]["moves"]} == legal
-        assert "optimistic" in play["label"] and play["advice"]["deals"] >= 1
+        assert "double-dummy" in play["label"] and play["advice"]["deals"] >= 1
         assert named_tiles(play) <= set(mine)
 
     # the job was handed South's own view and nothing else: no other hand, no seed

@@ -26,6 +26,8 @@ def _args(tmp_path: Path, pg: str) -> argparse.Namespace:
             str(tmp_path),
             "--pg",
             pg,
+            "--rounds",
+            "2",
         ]
     )
 
@@ -33,7 +35,9 @@ def _args(tmp_path: Path, pg: str) -> argparse.Namespace:
 def test_bench_sqlite_and_unreachable_postgresql(tmp_path: Path, capsys) -> None:
     assert bench.run(_args(tmp_path, "postgresql://nobody@127.0.0.1:1/none")) == 0
     out = capsys.readouterr().out
-    assert out.count("SQLite") == 5 and out.count("unavailable") == 5
+    # five modes, then the store against raw sqlite3: one event per commit, and grouped
+    assert out.count("SQLite") == 7 and out.count("unavailable") == 5
+    assert "store/raw" in out and "500 streams x 1 event per commit" in out
     assert list(tmp_path.iterdir()) == [], "temporary databases are removed"
 
 
@@ -41,4 +45,4 @@ def test_bench_sqlite_and_unreachable_postgresql(tmp_path: Path, capsys) -> None
 def test_bench_postgresql(tmp_path: Path, capsys) -> None:
     assert bench.run(_args(tmp_path, PG_URL)) == 0
     out = capsys.readouterr().out
-    assert out.count("PostgreSQL") == 5 and "unavailable" not in out
+    assert out.count("PostgreSQL") == 7 and "unavailable" not in out

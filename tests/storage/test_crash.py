@@ -17,8 +17,10 @@ from tests.storage.conftest import events
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# The child appends a big batch and freezes inside COMMIT's "commit" hook: every row has been
-# sent to the database, nothing is committed. Then it is SIGKILLed.
+# The child appends a big batch and freezes as it begins COMMIT: every row has been sent to
+# the database, nothing is committed. Then it is SIGKILLed. (SQLite's raw writer runs its own
+# transaction on its own connection: its COMMIT is seen by the connection's trace callback;
+# PostgreSQL's is SQLAlchemy's, seen by the engine's "commit" event.)
 FROZEN_AT_COMMIT = """
 import sys, time
 from sqlalchemy import event
@@ -26,10 +28,14 @@ from storage import EventStore
 
 store = EventStore(sys.argv[1])
 
-@event.listens_for(store.engine, "commit")
-def freeze(conn):
+def freeze(*_args):
     print("ready", flush=True)
     time.sleep(120)
+
+if store._raw is not None:
+    store._raw.connection.set_trace_callback(lambda sql: sql == "COMMIT" and freeze())
+else:
+    event.listen(store.engine, "commit", freeze)
 
 store.append_batch(
     [(f"s{i}", store.last_seq(f"s{i}"), [{"type": "big", "j": j} for j in range(200)])

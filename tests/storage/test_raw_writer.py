@@ -92,3 +92,27 @@ def test_postgresql_keeps_the_sqlalchemy_path(pg_url: str) -> None:
     with EventStore(pg_url) as store:
         assert store._raw is None
         assert store.append("s", 0, events(2))[-1].seq == 2
+
+
+def test_heads_remembered_by_one_writer_never_hide_another_writers_appends(
+        tmp_path: Path) -> None:
+    """The raw writer remembers the heads it committed instead of reading them again; two
+    stores on one file each append behind the other's back: every conflict is still a real
+    one, every append that fits still commits, and the chain is whole."""
+    path = tmp_path / "events.db"
+    with _store(path, True) as first, _store(path, True) as second:
+        assert [e.seq for e in first.append("s", 0, events(2))] == [1, 2]  # first remembers 2
+        assert second.append("s", 2, events(1))[0].seq == 3  # ... which is now stale
+        with pytest.raises(ConcurrencyConflict) as stale:  # its memory agreed, the table not
+            first.append("s", 2, events(1))
+        assert (stale.value.expected, stale.value.actual) == (2, 3)
+        assert first.append("s", 3, events(1))[0].seq == 4  # its memory said 2: looked up
+        answers = second.append_batch([("s", 3, events(1)), ("s", 4, events(1)),
+                                       ("t", 0, events(1))])
+        conflict, fifth, new = answers
+        assert isinstance(conflict, ConcurrencyConflict) and conflict.actual == 4
+        assert isinstance(fifth, list) and [e.seq for e in fifth] == [5]
+        assert isinstance(new, list) and [e.seq for e in new] == [1]
+        report = first.verify_chain("s")
+        assert report.ok and report.last_seq == 5, report
+        assert [e.seq for e in first.read("s")] == [1, 2, 3, 4, 5]

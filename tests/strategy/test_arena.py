@@ -32,7 +32,7 @@ def test_the_report_counts_every_match_and_its_interval_holds_the_rate() -> None
 
 
 def test_the_winning_seats_come_from_the_game() -> None:
-    bot = DOMINOES.bots()["heaviest"]
+    bot = DOMINOES.bots()["greedy"]
     result = play_pair(DOMINOES, "block-2", bot, DOMINOES.bots()["random"], seed=2, pair=0,
                        options={"target": 30})
     for events, seats_a, score in zip(result.logs, (("S",), ("N",)), result.scores,
@@ -52,7 +52,7 @@ def test_runs_of_one_match_up_pool_by_adding_their_counts(tmp_path, capsys) -> N
     import json
 
     from clients.cli import main
-    from strategy.tournament import wilson
+    from games.intervals import wilson
 
     runs = [arena(TOY, VARIANT, "random", "random", pairs=3, seed=seed).to_dict()
             for seed in (1, 2)]

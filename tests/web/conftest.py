@@ -7,6 +7,7 @@ Set DOMINO_SCREENSHOTS=1 to write docs/screenshots/*.png while the tests run.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -55,18 +56,23 @@ class WebServer:
             return json.loads(reply.read())
 
 
-@pytest.fixture(scope="session")
-def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
-    db = tmp_path_factory.mktemp("web") / "web.sqlite3"
+@contextlib.contextmanager
+def serve_web(directory: Path, *extra: str) -> Iterator[WebServer]:
+    """`serve` in a subprocess on a free port with a fresh store in `directory` (`extra`:
+    more options), until the block ends."""
+    db = directory / "web.sqlite3"
     port = free_port()
     log = (db.parent / "server.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "clients.cli", "serve", "--port", str(port), "--db", str(db),
-         "--bot-delay", "0.04", "--hand-pause", "0.6"],
+         "--bot-delay", "0.04", "--hand-pause", "0.6",
+         # every page of the whole browser session comes from 127.0.0.1, and pages left
+         # open keep their sockets: a real address holds a few (the limit's own tests set it)
+         "--connections-per-address", "1024", *extra],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
     )
     server = WebServer(f"http://127.0.0.1:{port}", port, db, process)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60  # a bound on a hang: a loaded machine starts slowly
     while True:
         try:
             server.get_json("/healthz")
@@ -85,6 +91,12 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
         except subprocess.TimeoutExpired:
             process.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    with serve_web(tmp_path_factory.mktemp("web")) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

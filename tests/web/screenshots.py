@@ -20,8 +20,14 @@ VIEWS = [
     "tests/web/test_reading_the_odds.py",
     "tests/web/test_playing_together.py",
     "tests/web/test_replay_board.py",
+    "tests/web/test_every_variant.py",
+    "tests/web/test_chat.py",
+    "tests/web/test_panels.py",
+    "tests/web/test_rules_pages.py",
 ]
-"""The dominoes pages' tests that take the screenshots (desktop, and each at phone width)."""
+"""The tests that take the screenshots (desktop, and each at phone width): the dominoes
+pages', the lobby and a table of every game (test_every_variant, at 360 px), and each game's
+odds panel after a few moves (test_panels, at 1280 px and 360 px with the drawer open)."""
 
 
 def main() -> int:

@@ -51,7 +51,7 @@ def test_the_lobby_picks_clues_player_count(context: Any, web_server: WebServer)
     page.fill("#options input[name=opt-players]", "5")
     page.wait_for_function("document.querySelectorAll('#seats select[data-seat]').length === 5")
     page.select_option("select[name=seat-P1]", "bot:infomax")  # bots only: the page watches
-    page.uncheck("#create input[name=advice]")
+    assert not page.is_hidden("#advice-choice")  # Clue has its advisor: the advice switch
     page.click("#create button[type=submit]")
     page.wait_for_function("location.hash.startsWith('#watch=')", timeout=60_000)
     table_id = page.evaluate("location.hash").split("=", 1)[1].split("&", 1)[0]
@@ -90,7 +90,7 @@ def test_the_lobby_picks_clues_player_count(context: Any, web_server: WebServer)
     page.fill("#options input[name=opt-players]", "3")
     page.wait_for_function("document.querySelectorAll('#seats select[data-seat]').length === 3")
     page.select_option("select[name=seat-P1]", "open")
-    page.uncheck("#create input[name=advice]")
+    assert not page.is_hidden("#advice-choice")  # Clue has its advisor: the advice switch
     page.click("#create button[type=submit]")
     page.wait_for_function("location.hash.startsWith('#watch=')", timeout=60_000)
     second = page.evaluate("location.hash").split("=", 1)[1].split("&", 1)[0]
@@ -100,6 +100,6 @@ def test_the_lobby_picks_clues_player_count(context: Any, web_server: WebServer)
         f"(document.querySelector('#tables tr[data-table={second}]').textContent || '')"
         ".includes('Players 3')", timeout=60_000)
     assert row.query_selector("[data-join=P1]") is not None
-    # (the replay viewer's advisor asks for advice the server has only for dominoes: a 422
+    # (the replay viewer's advisor asks for advice of moves the advisor does not rank: a 422
     # it shows as "no advice"; any other error is the page's)
     assert [e for e in errors if "status of 422" not in e] == []

@@ -49,7 +49,7 @@ def create_in_lobby(page: Any, server: WebServer, name: str, seats: dict[str, st
     if clock is not None:
         page.fill("#create input[name=clock]", str(clock))
     if target is not None:
-        page.fill("#create input[name=target]", str(target))
+        page.fill("#create input[name=opt-target]", str(target))
     page.click("#create button[type=submit]")
     page.wait_for_function("location.hash.startsWith('#table=')")
     page.wait_for_function("window.__app && window.__app.token")
@@ -150,6 +150,9 @@ def test_the_turn_clock_plays_for_you_and_you_are_told(
     assert "Your clock" in page.text_content("#clock")
     page.wait_for_selector(".seat[data-seat=S] header .seat-clock")  # on the seat, too
     assert page.text_content(".seat[data-seat=S] .seat-clock").endswith(" s")
+    # the clock drawn as an SVG, not a glyph a font may lack (an empty box in headless chromium)
+    assert page.locator(".seat[data-seat=S] .seat-clock svg.clock-icon").count() == 1
+    assert "⏱" not in page.text_content(".seat[data-seat=S] .seat-clock")
     assert page.title().startswith("▶ Your turn")
     page.wait_for_selector("#stand-in-note li", timeout=15_000)
     info = table_info(web_server, table_id)
@@ -217,8 +220,9 @@ def test_the_replay_list_shows_a_match_in_plays_score(
     page.wait_for_selector("#matches table")
     text = page.text_content("#matches table")
     row = page.locator("#matches tr", has_text=match_id)
-    shown = row.locator("td[data-label=Scores]").text_content()
-    shown_events = int(row.locator("td[data-label=Events]").text_content())
+    shown, events_cell = row.evaluate(  # one read: the list re-draws as the match goes on
+        "r => ['Scores', 'Events'].map(l => r.querySelector(`td[data-label=${l}]`).textContent)")
+    shown_events = int(events_cell)
     events = stored_events(web_server, match_id, shown_events)
     scored = [e for e in events if e.type == "hand_ended"]
     assert scored, text
@@ -283,7 +287,7 @@ def start_server(db: Any, port: int) -> subprocess.Popen[bytes]:
         [sys.executable, "-m", "clients.cli", "serve", "--port", str(port), "--db", str(db),
          "--bot-delay", "0.02"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     server = WebServer(f"http://127.0.0.1:{port}", port, db, process)
-    wait_for(lambda: _healthy(server) or process.poll() is not None, timeout=20,
+    wait_for(lambda: _healthy(server) or process.poll() is not None, timeout=60,
              what="the server to start")
     assert process.poll() is None, "the server did not start"
     return process

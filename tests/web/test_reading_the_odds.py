@@ -27,7 +27,7 @@ from games.dominoes.game import DOMINOES
 from games.dominoes.rules import evolve
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.state import MatchState
-from server.beliefs.message import belief_body
+from protocol.frames import belief_body
 from tests.web.conftest import ROOT, WebServer, screenshot
 from tests.web.test_browser import (
     TIP_AND_COLUMNS,
@@ -37,7 +37,7 @@ from tests.web.test_browser import (
     settle,
     wait_for,
 )
-from tests.web.test_renderers import ScriptedServer, app, site, watch_errors
+from tests.web.test_renderers import ScriptedServer, app, site, variants_reply, watch_errors
 
 pytestmark = pytest.mark.browser
 __all__ = ["site"]  # the fixture, imported for this module's tests
@@ -68,13 +68,21 @@ def serve_prefix(page: Any, events: list[Event], k: int, variant: str,
     """South joins a table whose log is events[:k] (as South sees it), with the belief at k
     (and, with `before`, the belief at k - 1 first, as a live table sends them)."""
     south = [event_to_dict(view(e, "S")) for e in events]
+    state = state_after(events[:k])
+    # the server's offer on the last event, when South is to act there
+    moves = [DOMINOES.command_to_wire(c) for c in DOMINOES.legal_moves(state, "S")]
+    offered = {"legal_moves": moves} if moves else {}
+
+    def event_message(event: dict) -> dict:
+        return {"type": "event", "table_id": TABLE, "seq": event["seq"], "event": event,
+                **(offered if event["seq"] == k else {})}
 
     def reply(message: dict, send: Callable[[dict], None]) -> None:
         if message["type"] == "join":
             send({"type": "joined", "id": message["id"], "table_id": TABLE, "seat": "S",
                   "token": "secret", "last_seq": k, "advice": False})
             for event in south[:k]:
-                send({"type": "event", "table_id": TABLE, "seq": event["seq"], "event": event})
+                send(event_message(event))
             if before:
                 send(belief_message(events, k - 1, variant))
             send(belief_message(events, k, variant))
@@ -83,7 +91,7 @@ def serve_prefix(page: Any, events: list[Event], k: int, variant: str,
             send({"type": "resumed", "id": message["id"], "table_id": TABLE, "seat": "S",
                   "after_seq": after, "last_seq": k, "advice": False, "finished": False})
             for event in south[after:k]:
-                send({"type": "event", "table_id": TABLE, "seq": event["seq"], "event": event})
+                send(event_message(event))
             send(belief_message(events, k, variant))
         elif message["type"] == "list_tables":
             send({"type": "tables", "id": message["id"], "tables": tables or []})
@@ -150,10 +158,13 @@ def test_both_ends_showing_one_number_play_without_asking_which_end(
     server = open_prefix(page, site, events, k, "partnership-6")
     page.click(f".tile-btn[data-tile='{tile}']")
     wait_for(lambda: page.locator(".chooser").count()
-             or any(m["type"] == "play" for m in server.received), timeout=5, what="a play")
+             or any(m["type"] == "move" for m in server.received), timeout=5, what="a play")
     assert page.locator(".chooser").count() == 0
-    plays = [m for m in server.received if m["type"] == "play"]
+    plays = [m["move"] for m in server.received if m["type"] == "move"]
     assert [p["tile"] for p in plays] == [tile], server.received
+    # sent as the server offered it (the offer names both ends: the page took the right one)
+    offered = [DOMINOES.command_to_wire(c) for c in DOMINOES.legal_moves(state, "S")]
+    assert plays[0] in offered and plays[0]["end"] == "right"
     assert errors == []
 
 
@@ -238,6 +249,8 @@ def test_the_lobby_names_variants_as_the_form_does(context: Any, site: str) -> N
     def reply(message: dict, send: Callable[[dict], None]) -> None:
         if message["type"] == "list_tables":
             send({"type": "tables", "id": message["id"], "tables": listed})
+        elif message["type"] == "list_variants":
+            send(variants_reply(message))
 
     page = context.new_page()
     errors = watch_errors(page)
@@ -286,6 +299,7 @@ def test_the_tooltip_follows_the_numbers_and_goes_with_the_view(
     settle(page)
     tile = contested_tile(page)
     page.hover(f"#overlay .grid-card .c[data-tile='{tile}']")
+    hovered_box = page.locator(f"#overlay .grid-card .c[data-tile='{tile}']").first.bounding_box()
     seq = app(page, "a.belief.seq")
     assert my_turn(page)
     # play by keyboard: the mouse stays on the cell
@@ -294,6 +308,14 @@ def test_the_tooltip_follows_the_numbers_and_goes_with_the_view(
     if page.locator(".chooser [data-end=right]").count():
         page.keyboard.press("r")
     page.wait_for_function(f"window.__app.belief.seq > {seq + 1}", timeout=10_000)
+    if not page.evaluate("!document.getElementById('tip').hidden"):
+        # hidden only because the pointer is no longer on that cell (a summary line above
+        # the grid grew a line as the figures changed): then it shows again on the cell
+        box = hovered_box
+        under = page.evaluate(f"document.elementFromPoint({box['x'] + box['width'] / 2}, "
+                              f"{box['y'] + box['height'] / 2})?.closest('.c')?.dataset.tile")
+        assert under != tile, "the tooltip hid while its cell was still under the pointer"
+        page.hover(f"#overlay .grid-card .c[data-tile='{tile}']")
     assert_tip_matches_grid(page, tile)
     page.click("header.top a[href='#']")
     page.wait_for_selector("#create")

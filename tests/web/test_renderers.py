@@ -1,11 +1,12 @@
 """The browser client's game renderers, in real headless Chromium.
 
 The registry (clients/web/js/games/index.js) loads the dominoes renderer by name and has none
-for a game it does not know; the lobby offers the two-player variants with two seat rows and
-sends what they say; a two-player draw table (draw-2) renders from a recorded match: you and
-one opponent across, the score per side, the boneyard, draws in the move log (with the tiles
-for the drawer only), the overlay's holders those the belief names, and the Draw move; a
-two-player replay offers the two seats' perspectives.
+for a game it does not know, and no renderer lists variants of its own; the lobby offers the
+variants the server lists (the two-player ones with two seat rows) and sends what they say; a
+two-player draw table (draw-2) renders from a recorded match: you and one opponent across, the
+score per side, the boneyard, draws in the move log (with the tiles for the drawer only), the
+overlay's holders those the belief names, and the Draw move the server offers, sent back as
+offered; a two-player replay offers the two seats' perspectives.
 
 The page talks to a scripted WebSocket (Playwright's `route_web_socket`) and to routed replay
 requests, fed with events made by the real rules (games.dominoes.selfplay), redacted by the
@@ -32,7 +33,9 @@ from games.dominoes.game import DOMINOES
 from games.dominoes.rules import evolve
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.state import MatchState
-from server.beliefs.message import belief_body
+from games.registry import GAMES
+from protocol.frames import belief_body
+from server.tables.registry import _variant_listing
 from tests.web.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -111,6 +114,18 @@ def draw_match() -> tuple[list[Event], int]:
     raise AssertionError("no seed in range gives a first hand with both draws")
 
 
+def variants_reply(message: dict) -> dict:
+    """The server's `variants` reply, as its registry builds it for every registered game."""
+    listing = [_variant_listing(game, info).model_dump() for game in GAMES.games()
+               for info in game.variants().values() if info.alias_of is None]
+    return {"type": "variants", "id": message["id"], "variants": listing}
+
+
+def offer(state: MatchState, seat: str) -> list[dict]:
+    """The seat's legal moves as the server offers them (games' `command_to_wire`)."""
+    return [DOMINOES.command_to_wire(c) for c in DOMINOES.legal_moves(state, seat)]
+
+
 def state_after(events: list[Event]) -> MatchState:
     state: MatchState | None = None
     for event in events:
@@ -135,7 +150,7 @@ def test_the_registry_has_dominoes_and_no_renderer_for_an_unknown_game(
     errors = watch_errors(page)
     ScriptedServer(page, lambda message, send: None)
     page.goto(site + "/")
-    page.wait_for_selector("#create select[name=variant] option", state="attached")
+    page.wait_for_selector("#loading-games")  # no list_variants answer: no form, no variants
     found = page.evaluate("""async () => {
       const listed = await import('/js/games/index.js');
       const registry = await import('/js/games/registry.js');
@@ -144,18 +159,14 @@ def test_the_registry_has_dominoes_and_no_renderer_for_an_unknown_game(
               same: dominoes === listed.dominoes, none: registry.rendererFor('no-such-game'),
               inherited: registry.rendererFor('toString'),
               fallback: registry.gameOf({variant: 'partnership-6'}),
-              variants: dominoes.variants.map((v) => [v.name, v.seats])};
+              own: registry.allRenderers().filter((r) => 'variants' in r).map((r) => r.game)};
     }""")
     assert sorted(found["listed"]) == sorted(found["known"]) and "dominoes" in found["known"]
     assert found["known"][0] == "dominoes"  # the default game leads the lobby's list
     assert found["game"] == "dominoes" and found["same"]
     assert found["none"] is None and found["inherited"] is None and found["fallback"] == "dominoes"
-    assert found["variants"] == [
-        ["partnership-6", ["S", "W", "N", "E"]],
-        ["partnership-9", ["S", "W", "N", "E"]],
-        ["block-2", ["S", "N"]],
-        ["draw-2", ["S", "N"]],
-    ]
+    assert found["own"] == []  # the lobby's variants are the server's (list_variants)
+    assert page.locator("#create").count() == 0
     # a table of a game with no renderer says so instead of drawing dominoes
     page.goto(site + "/#watch=x&game=chess")
     page.wait_for_selector("#app .error")
@@ -179,6 +190,8 @@ def test_the_lobby_creates_a_two_player_table_with_two_seat_rows(context: Any, s
     def reply(message: dict, send: Callable[[dict], None]) -> None:
         if message["type"] == "list_tables":
             send({"type": "tables", "id": message["id"], "tables": [listed]})
+        elif message["type"] == "list_variants":
+            send(variants_reply(message))
         elif message["type"] == "create_table":
             send({"type": "table_created", "id": message["id"], "table_id": "new2"})
 
@@ -200,7 +213,7 @@ def test_the_lobby_creates_a_two_player_table_with_two_seat_rows(context: Any, s
     ]
     page.select_option("select[name=variant]", "draw-2")
     assert page.eval_on_selector_all(seat_rows, "s => s.map(x => x.dataset.seat)") == ["S", "N"]
-    assert "South against North" in page.text_content("#create legend")
+    assert "South against North" in page.text_content("#seats legend")
     page.select_option("select[name=seat-N]", "bot:pimc")
     page.click("#create button[type=submit]")
     page.wait_for_function("location.hash.startsWith('#table=new2&seat=S')")
@@ -243,10 +256,13 @@ def test_a_two_player_draw_table_shows_the_boneyard_the_draws_and_draws(
                 }
             )
             for event in south[:k]:
-                send({"type": "event", "table_id": TABLE, "seq": event["seq"], "event": event})
+                offered = {"legal_moves": offer(before, "S")} if event["seq"] == k else {}
+                send({"type": "event", "table_id": TABLE, "seq": event["seq"], "event": event,
+                      **offered})
             send(south_belief(events, k))
-        elif message["type"] == "draw":
-            send({"type": "event", "table_id": TABLE, "seq": k + 1, "event": south[k]})
+        elif message["type"] == "move":
+            send({"type": "event", "table_id": TABLE, "seq": k + 1, "event": south[k],
+                  "legal_moves": offer(after, "S")})
             send({"type": "ack", "id": message["id"], "seq": k + 1})
 
     page = context.new_page()
@@ -307,15 +323,19 @@ def test_a_two_player_draw_table_shows_the_boneyard_the_draws_and_draws(
         assert count == f"{belief['remaining'][holder]} tiles"
         assert cells == belief["marginals"][holder]
 
-    # nothing fits and the boneyard has tiles: Draw, not Pass
+    # nothing fits and the boneyard has tiles: the server offers the draw alone
+    assert offer(before, "S") == [{"kind": "draw"}]
     assert page.locator(".tile-btn.legal").count() == 0
     assert page.locator("button.draw.urgent").is_enabled()
     assert page.locator("button.pass").is_disabled()
     page.keyboard.press("d")
     page.wait_for_function(f"window.__app.state.lastSeq === {k + 1}")
-    assert {key: v for key, v in server.received[-1].items() if key != "id"} == {
-        "type": "draw",
+    # the last move sent (a list_tables the page polls with may have come after it)
+    moves = [m for m in server.received if m["type"] == "move"]
+    assert {key: v for key, v in moves[-1].items() if key != "id"} == {
+        "type": "move",
         "table_id": TABLE,
+        "move": {"kind": "draw"},
     }
     shown = page.eval_on_selector_all(".pos-bottom .tile-btn", "bs => bs.map(b => b.dataset.tile)")
     assert sorted(shown) == sorted(str(t) for t in after.hand.hands["S"]) and set(drawn) <= set(
@@ -363,20 +383,32 @@ def test_a_two_player_replay_offers_both_seats_and_names_the_draws(context: Any,
     errors = watch_errors(page)
     page.route("**/api/matches/m2p/replay?perspective=N", lambda route: route.fulfill(json=replay))
 
-    def advice(route: Any) -> None:
-        """The advisor on one of North's plays (the move list asks for its verdicts): the
-        move played, ranked first, in the server's reply shape."""
-        seq = int(route.request.url.rsplit("seq=", 1)[1])
+    def advice_body(seq: int) -> dict[str, Any]:
+        """The advisor on one of North's plays: the move played, ranked first, in the
+        server's reply shape."""
         play = north[seq - 1]
-        route.fulfill(json={
+        return {
             "match_id": "m2p", "seq": seq, "hand": play["hand"], "seat": play["seat"],
             "played": {"tile": play["tile"], "end": play.get("end")}, "rank": 1,
             "moves": [{"tile": play["tile"], "end": play.get("end"), "expected_points": 0.0,
                        "p_win_hand": 0.5, "samples": 1, "ci": [None, None],
                        "exact_share": 1.0}],
-            "label": "optimistic estimate (perfect-information)", "elapsed_ms": 1.0})
+            "label": "optimistic estimate (perfect-information)", "elapsed_ms": 1.0}
 
+    def advice(route: Any) -> None:
+        route.fulfill(json=advice_body(int(route.request.url.rsplit("seq=", 1)[1])))
+
+    def verdicts(route: Any) -> None:
+        """The move list's verdicts: every play of North's, as the match's job answers."""
+        plays = [e["seq"] for e in north if e["type"] == "tile_played" and e["seat"] == "N"]
+        route.fulfill(json={"match_id": "m2p", "seat": "N", "model": "uniform",
+                            "complete": True, "total": len(plays), "done": len(plays),
+                            "verdicts": {str(q): advice_body(q) for q in plays}})
+
+    page.route("**/api/matches/m2p/verdicts?seat=N", verdicts)
     page.route("**/api/matches/m2p/advice?seq=*", advice)
+    page.route("**/api/matches/m2p/chat",  # the table's chat, as the server answers it
+               lambda route: route.fulfill(json={"match_id": "m2p", "lines": []}))
     page.goto(f"{site}/#replay=m2p&perspective=N&step={k + 1}")
     page.wait_for_function(f"window.__app && window.__app.data && window.__app.step === {k + 1}")
     assert page.eval_on_selector_all("#persp option", "os => os.map(o => o.value)") == [

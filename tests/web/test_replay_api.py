@@ -141,34 +141,38 @@ async def _http_routes(match: list, tmp_path: Path) -> None:
         await store.aclose()
 
 
-def test_replay_advice_runs_in_the_bots_pool_not_the_live_advice_one(
+def test_replay_advice_runs_in_the_replay_pool_not_a_live_one(
     match: list, tmp_path: Path
 ) -> None:
-    """A replay's advice must never queue a person's live `advise` behind it."""
+    """A replay's advice must never queue a person's live `advise`, or a bot's move, behind
+    it: it runs in the replay pool."""
     from server import strategy_processes
     from server.replay.advice import ReplayAdvisor
 
     used: list[str] = []
 
-    async def bots_run(fn: Any, *args: Any) -> Any:
-        used.append("bots")
+    async def replays_run(fn: Any, *args: Any) -> Any:
+        used.append("replays")
         return await asyncio.to_thread(fn, *args)
 
-    async def advice_run(fn: Any, *args: Any) -> Any:
-        used.append("advice")
-        raise AssertionError("replay advice went to the live advice pool")
+    def live_run(pool: str) -> Any:
+        async def run(fn: Any, *args: Any) -> Any:
+            used.append(pool)
+            raise AssertionError(f"replay advice went to the live {pool} pool")
+        return run
 
     play = next(e for e in match if e.type == "tile_played" and e.seq > 20)
     db = tmp_path / "pool.sqlite3"
     with EventStore(db) as store:
         save_match(store, match)
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(strategy_processes.BOTS, "run", bots_run)
-            patch.setattr(strategy_processes.ADVICE, "run", advice_run)
+            patch.setattr(strategy_processes.REPLAYS, "run", replays_run)
+            patch.setattr(strategy_processes.BOTS, "run", live_run("bots"))
+            patch.setattr(strategy_processes.ADVICE, "run", live_run("advice"))
             bodies: list[bytes] = []
 
             advisor = ReplayAdvisor(store)
             bodies.append(run_in_a_thread(advisor.advice("m-web-1", str(play.seq))))
-    assert used == ["bots"]
+    assert used == ["replays"]
     data = json.loads(bodies[0])
     assert data["seq"] == play.seq and data["moves"] and data["rank"] >= 1

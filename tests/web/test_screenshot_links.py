@@ -1,5 +1,5 @@
-"""The README's screenshots: every link resolves to a file in docs/screenshots/, and every
-screenshot there is linked (issue 16)."""
+"""The screenshots: every link on docs/web.md and the README resolves to a file in
+docs/screenshots/, and every screenshot there is linked from docs/web.md (issue 16)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,16 @@ import re
 
 from tests.web.conftest import ROOT, SCREENSHOTS
 
-LINK = re.compile(r"\]\((docs/screenshots/[^)\s]+)\)")
+WEB_LINK = re.compile(r"\]\((screenshots/[^)\s]+)\)")
+README_LINK = re.compile(r"\]\((docs/screenshots/[^)\s]+)\)")
 
 
-def test_every_screenshot_link_in_the_readme_resolves_and_every_screenshot_is_linked() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    links = LINK.findall(readme)
-    assert links, "the README links no screenshot"
-    missing = [link for link in links if not (ROOT / link).is_file()]
+def test_every_screenshot_link_resolves_and_every_screenshot_is_linked() -> None:
+    page = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    links = [f"docs/{link}" for link in WEB_LINK.findall(page)]
+    assert links, "docs/web.md links no screenshot"
+    readme = README_LINK.findall((ROOT / "README.md").read_text(encoding="utf-8"))
+    missing = [link for link in [*links, *readme] if not (ROOT / link).is_file()]
     assert missing == [], missing
     on_disk = {f"docs/screenshots/{p.name}" for p in SCREENSHOTS.glob("*.png")}
     assert on_disk - set(links) == set(), sorted(on_disk - set(links))

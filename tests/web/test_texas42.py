@@ -107,6 +107,12 @@ def test_a_person_bids_names_trump_and_plays_a_hand_with_the_exact_overlay(
     # the replay viewer draws the same match from South's seat, with its belief at a play
     page.goto(f"{web_server.base}/#replay={table_id}&perspective=S&game=texas42")
     page.wait_for_selector("#moves .mv[data-step]")
+    # the move list groups the bids and plays under their hand, not under "Match"
+    sections = page.eval_on_selector_all(
+        "#moves .hand-moves", "ss => ss.map(s => [s.dataset.hand, s.textContent])")
+    hand_one = [text for hand, text in sections if hand == "1"]
+    assert len(hand_one) == 1 and " bids " in hand_one[0] and " plays " in hand_one[0], sections
+    assert not any(" plays " in text or " bids " in text for hand, text in sections if hand == "")
     plays = page.locator("#moves .mv[data-step]", has_text=" plays ")
     plays.nth(10).click()
     page.wait_for_selector("#board .t42")
@@ -118,6 +124,13 @@ def test_a_person_bids_names_trump_and_plays_a_hand_with_the_exact_overlay(
     assert max((abs(cells[k] - expected[k]) for k in expected), default=0.0) <= TOL
     assert "led:" in page.text_content("#board") or "took the last trick" in \
         page.text_content("#board")
+    # South's own hand is drawn at that step: the dominoes it has not played by then
+    upto = stored(web_server, table_id, step)
+    dealt = [e for e in upto if e.type == "dealt" and e.seat == "S"][-1]
+    played = {str(e.tile) for e in upto if e.type == "played"}
+    shown = page.eval_on_selector_all("#board .replay-hand [data-tile]",
+                                      "ts => ts.map(t => t.dataset.tile)")
+    assert sorted(shown) == sorted(str(t) for t in dealt.tiles if str(t) not in played)
     assert errors == [], json.dumps(errors)
 
 
@@ -125,16 +138,21 @@ def test_a_person_asks_the_oracle_at_a_bid_and_for_a_play_then_sees_it_in_the_re
     context: Any, web_server: WebServer
 ) -> None:
     """Advice on: at South's bid the page draws the bidding oracle's table (every trump, every
-    level, P_upper with its interval over P_lower, the model and evaluators named) from the
-    server's payload; at a play, the ranked legal plays; in the replay, the advisor panel at
-    South's bid shows the oracle's table and the cell of the bid made."""
+    level, the chance to make it with every hand open and its interval over the chance with
+    simple play, in words, the model and evaluators under "Technical labels") from the
+    server's payload at N >= 150; at a play, the ranked legal plays; in the replay, the
+    advisor panel at South's bid shows the oracle's table with the same numbers as the live
+    table (the same position, budgets in work, completions seeded from the position) and the
+    cell of the bid made."""
     page = context.new_page()
     errors = watch_errors(page)
     table_id = create_table_in_lobby(page, web_server, "bea", advice=True, variant="texas-42",
                                      target="1", seats=dict.fromkeys("WNE", "bot:greedy"))
     page.wait_for_selector("#board [data-bid]:not([disabled])", timeout=30_000)
     page.click("#board button.advise")
-    page.wait_for_selector("#board .t42-advice .oracle-table", timeout=60_000)
+    # a give-up bound: the oracle solves 150 completions x 9 trumps, seconds of CPU in a
+    # niced worker, minutes on a loaded machine
+    page.wait_for_selector("#board .t42-advice .oracle-table", timeout=240_000)
     oracle = app(page, "a.advice.advice.oracle")
     assert sorted(oracle["hand"]) == sorted(app(page, "a.state.hands.S"))
     rows = page.locator("#board .oracle-table tbody tr")
@@ -142,15 +160,21 @@ def test_a_person_asks_the_oracle_at_a_bid_and_for_a_play_then_sees_it_in_the_re
     assert rows.nth(0).get_attribute("data-trump") == oracle["trump"]
     shown = page.eval_on_selector_all(
         "#board .oracle-table td.cell",
-        "cells => cells.map(c => [c.dataset.trump, c.dataset.bid, Number(c.dataset.pUpper), "
-        "Number(c.dataset.pLower)])")
+        "cells => cells.map(c => [c.dataset.trump, c.dataset.bid, Number(c.dataset.pDd), "
+        "Number(c.dataset.pGreedy)])")
     assert len(shown) == 9 * 14
     for trump, bid, upper, lower in shown:
         cell = oracle["cells"][trump][bid]
-        assert (upper, lower) == (cell["P_upper"], cell["P_lower"]) and upper >= lower
+        assert (upper, lower) == (cell["P_dd"], cell["P_greedy"]) and upper >= lower
+    assert oracle["N"] >= 150
     box = page.text_content("#board .t42-advice")
     assert oracle["completion_model"] in box and oracle["evaluator"] in box
     assert f"N = {oracle['N']} completions" in box
+    # in words on screen; the oracle's own labels only under "Technical labels" (issue 28)
+    shown_words = page.inner_text("#board .t42-advice")
+    assert "chance to make" in shown_words
+    for internal in ("P_dd", "P_greedy", "E_max", "games.texas42", oracle["evaluator"]):
+        assert internal not in shown_words, internal
 
     page.click("#board [data-bid='84']")
     page.wait_for_selector("#board button[data-trump]", timeout=30_000)
@@ -158,13 +182,13 @@ def test_a_person_asks_the_oracle_at_a_bid_and_for_a_play_then_sees_it_in_the_re
     page.wait_for_selector("#board .tile-btn.legal", timeout=30_000)
     page.wait_for_function("!document.querySelector('#board button.advise').disabled")
     page.click("#board button.advise")
-    page.wait_for_selector("#board .t42-advice .advice-list li", timeout=60_000)
+    page.wait_for_selector("#board .t42-advice .advice-list li", timeout=240_000)
     advised = page.eval_on_selector_all("#board .t42-advice .advice-list li",
                                         "items => items.map(i => i.dataset.tile)")
     legal = page.eval_on_selector_all("#board .tile-btn.legal",
                                       "tiles => tiles.map(t => t.dataset.tile)")
     assert sorted(advised) == sorted(legal)
-    assert "optimistic" in page.text_content("#board .t42-advice")
+    assert "double-dummy" in page.text_content("#board .t42-advice")
 
     for _ in range(40):  # play the hand out: the first legal domino each turn
         page.wait_for_function("window.__app.state.phase === 'finished' || "
@@ -186,10 +210,14 @@ def test_a_person_asks_the_oracle_at_a_bid_and_for_a_play_then_sees_it_in_the_re
     body = app(page, "a.advice")
     assert body["played"] == {"kind": "bid", "bid": 84} and body["seat"] == "S"
     verdict = page.text_content("#advisor .verdict")
-    assert verdict.startswith("bid 84") and "P_upper(make)" in verdict
+    assert verdict.startswith("bid 84") and "the chance to make it" in verdict
+    replayed = body["advice"]["oracle"]
+    assert replayed["N"] >= 150 and replayed["cells"] == oracle["cells"]
     assert page.locator("#advisor td.cell.played").count() == 1
     screenshot(page, "texas42-replay-oracle")
-    assert errors == [], json.dumps(errors)
+    # a replay's advice answers 503 "busy" while its pool is full, and the page asks again:
+    # the browser logs each such answer, which is not the page's error
+    assert [e for e in errors if "status of 503" not in e] == [], json.dumps(errors)
 
 
 def test_a_person_bids_two_marks_and_plays_nello_with_the_partner_out(

@@ -49,7 +49,7 @@ def test_a_person_plays_uno_with_the_hidden_cards_overlay(context: Any,
                                                          web_server: WebServer) -> None:
     page = context.new_page()
     errors = watch_errors(page)
-    # move advice is dominoes' only
+    # advice off: this test reads the odds (tests/web/test_clue_uno_advice.py the advice)
     table_id = create_table_in_lobby(page, web_server, "ann", advice=False, variant=VARIANT,
                                      seats={"N": "bot:greedy"})
     if page.get_attribute("#overlay", "hidden") is not None or \
@@ -63,7 +63,7 @@ def test_a_person_plays_uno_with_the_hidden_cards_overlay(context: Any,
             "window.__app.state.phase === 'finished' || (window.__app.belief && "
             "window.__app.belief.seq === window.__app.state.lastSeq && "
             "document.querySelector('#board [data-card], #board [data-act=draw]') && "
-            "document.querySelector('#overlay .uno-ov table'))", timeout=30_000)
+            "document.querySelector('#overlay .uno-ov .uno-chip'))", timeout=30_000)
         if app(page, "a.state.phase === 'finished'"):
             break
         seq, cells = overlay_cells(page)

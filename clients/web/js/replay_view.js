@@ -2,6 +2,7 @@
 // stepped or scrubbed, with the overlay and the timeline at every step. The match's game
 // (its first event's `game`) picks the renderer that folds and draws each step.
 
+import { showStoredChat } from "./chat.js";
 import { allRenderers, gameOf, rendererFor } from "./games/registry.js";
 import { getItem, setItem } from "./store.js";
 import { ADVICE_LABEL, esc, hideTip, toast } from "./ui.js";
@@ -30,7 +31,7 @@ async function getJson(url, init) {
     throw failure(r.ok ? "unexpected reply" : `the server refused the request (HTTP ${r.status})`, r.status);
   }
   const data = await r.json();
-  if (!r.ok) {
+  if (!r.ok || r.status === 202) { // 202: accepted, still computing; ask again
     const where = data.line ? ` (line ${data.line})` : data.seq ? ` (seq ${data.seq})` : "";
     throw failure(`${data.error}${where}`, r.status);
   }
@@ -184,7 +185,7 @@ export function replayView(root, params) {
     clearTimeout(adviceTimer);
     adviceWanted = 0;
     app.advice = null;
-    if (!advisorOn || !data || !last || !renderer.isPlay(last)) {
+    if (!advisorOn || !data || data.advice === false || !last || !renderer.isPlay(last)) {
       advisorEl.hidden = true;
       advisorEl.innerHTML = "";
       return;
@@ -207,7 +208,8 @@ export function replayView(root, params) {
       if (!disposed && adviceWanted === seq) renderAdvisor(r);
     } catch (err) {
       if (disposed || adviceWanted !== seq) return;
-      if (/busy/.test(err.message) && tries < 5) {
+      // 202: under way on the server (bounded there), so wait for it; a refusal: a few tries
+      if (err.status === 202 || ((err.status === 503 || err.status === 429) && tries < 5)) {
         adviceTimer = setTimeout(() => fetchAdvice(seq, tries + 1), 1000);
       } else advisorNote(`<span class="error">Advisor: ${esc(err.message)}</span>`);
     }
@@ -240,20 +242,31 @@ export function replayView(root, params) {
   }
 
   // -- the move list: every event but the deals, grouped by hand; the advisor's verdict beside
-  // each play of the chosen seat (finished stored matches), fetched one at a time.
+  // each play of the chosen seat (finished stored matches), from the match's verdicts job.
 
   const handOf = (ev) => (ev.hand != null ? ev.hand : null);
+  // each event's hand: its own, else the hand it falls in (a game whose bids and plays name no
+  // hand, such as Texas 42's, has them under their hand's start); match events have none
+  const MATCH_EVENTS = ["match_started", "match_ended"];
+  const handsOf = (events) => {
+    let current = null;
+    return events.map((ev) => {
+      if (handOf(ev) != null) current = handOf(ev);
+      return MATCH_EVENTS.includes(ev.type) ? handOf(ev) : current;
+    });
+  };
 
   function buildMoveList() {
     const groups = [];
+    const handAt = handsOf(data.events);
     data.events.forEach((ev, i) => {
       if (renderer.isFolded && renderer.isFolded(ev)) return;
-      const hand = handOf(ev);
+      const hand = handAt[i];
       let g = groups[groups.length - 1];
       if (!g || g.hand !== hand) groups.push((g = { hand, items: [] }));
       g.items.push({ ev, step: i + 1 });
     });
-    const hands = groups.filter((g) => g.hand != null);
+    const hands = groups.filter((g, i) => g.hand != null && groups.findIndex((x) => x.hand === g.hand) === i);
     const jump = hands.length > 1
       ? `<label class="jump">Hand <select id="jump-hand">${hands.map((g) => `<option value="${g.items[0].step}">${g.hand}</option>`).join("")}</select></label>` : "";
     movesEl.innerHTML = `<h2>Moves</h2>${jump}` + groups.map((g) =>
@@ -261,10 +274,10 @@ export function replayView(root, params) {
       `${g.hand != null ? `Hand ${g.hand}` : "Match"}</button></h3><ol>` +
       g.items.map(({ ev, step: k }) => {
         const mine = renderer.isPlay(ev) && ev.seat === perspective;
-        return `<li><button type="button" class="mv" data-step="${k}" data-seq="${ev.seq}">${esc(renderer.describe(ev))}</button>` +
+        return `<li><button type="button" class="mv" data-step="${k}" data-seq="${ev.seq}">${esc(renderer.describe(ev, perspective))}</button>` +
           `${mine ? `<span class="verdict" data-seq="${ev.seq}"></span>` : ""}</li>`;
       }).join("") + `</ol></section>`).join("");
-    verdictHand = undefined;
+    for (const seq of adviceCache.keys()) showVerdict(seq);
   }
 
   function verdictText(r) {
@@ -288,48 +301,42 @@ export function replayView(root, params) {
     }
   }
 
-  // the chosen seat's plays of the hand on screen, fetched one after another (the server
-  // computes one at a time; ~0.8 s each): a hand's verdicts, not a whole match's at once
-  let verdictQueue = [];
-  let verdictBusy = false;
-  let verdictHand;
+  // the chosen seat's verdicts for the whole match: one job on the server, which computes
+  // each move once (GET /api/matches/{id}/verdicts?seat=S); asked again until complete
+  let verdictsStarted = false;
+  let verdictsTimer = null;
+  let verdictsWaits = 0;
   function queueVerdicts() {
-    const hand = app.state && app.state.hand ? app.state.hand.number : null;
-    if (hand === verdictHand) return;
-    verdictHand = hand;
-    verdictQueue = [];
-    if (id === "upload" || !data || !data.finished || hand == null) return;
-    verdictQueue = data.events.filter((ev) => renderer.isPlay(ev) && ev.seat === perspective && handOf(ev) === hand)
-      .map((ev) => ev.seq).filter((seq) => !adviceCache.has(seq));
-    for (const ev of data.events) if (adviceCache.has(ev.seq)) showVerdict(ev.seq);
-    pumpVerdicts();
+    if (verdictsStarted || id === "upload" || !data || !data.finished || data.advice === false) return;
+    // the move on screen first: its advice is asked for on its own, then the whole match's
+    // (a few seconds at most: a refused or failed step does not hold the list back)
+    if (adviceWanted && !adviceCache.has(adviceWanted) && verdictsWaits < 20) {
+      if (!verdictsTimer) verdictsTimer = setTimeout(() => { verdictsTimer = null; verdictsWaits += 1; queueVerdicts(); }, 500);
+      return;
+    }
+    if (!data.events.some((ev) => renderer.isPlay(ev) && ev.seat === perspective)) return;
+    verdictsStarted = true;
+    pollVerdicts(0);
   }
-  async function pumpVerdicts() {
-    if (verdictBusy) return;
-    verdictBusy = true;
+  async function pollVerdicts(refusals) {
+    if (disposed) return;
     try {
-      while (verdictQueue.length && !disposed) {
-        // the step on screen first, then the list in order
-        const seq = verdictQueue.includes(adviceWanted) ? adviceWanted : verdictQueue[0];
-        verdictQueue = verdictQueue.filter((x) => x !== seq);
-        if (adviceCache.has(seq)) {
-          showVerdict(seq);
-          continue;
+      const r = await getJson(`/api/matches/${encodeURIComponent(id)}/verdicts?seat=${encodeURIComponent(perspective)}`);
+      if (disposed) return;
+      for (const [key, advice] of Object.entries(r.verdicts)) {
+        const seq = Number(key);
+        if (!adviceCache.has(seq)) {
+          adviceCache.set(seq, advice);
+          if (adviceWanted === seq) renderAdvisor(advice);
         }
-        try {
-          const r = await getJson(`/api/matches/${encodeURIComponent(id)}/advice?seq=${seq}`);
-          adviceCache.set(seq, r);
-          showVerdict(seq);
-          if (adviceWanted === seq && !disposed) renderAdvisor(r);
-        } catch (err) {
-          if (/busy/.test(err.message)) {
-            verdictQueue.push(seq);
-            await new Promise((done) => setTimeout(done, 1000));
-          }
-        }
+        showVerdict(seq);
       }
-    } finally {
-      verdictBusy = false;
+      if (!r.complete) verdictsTimer = setTimeout(() => pollVerdicts(0), 2000);
+    } catch (err) {
+      // refused for now (the workers busy, the address's share taken): a few more tries
+      if (!disposed && (err.status === 503 || err.status === 429) && refusals < 10) {
+        verdictsTimer = setTimeout(() => pollVerdicts(refusals + 1), 3000);
+      }
     }
   }
 
@@ -377,7 +384,7 @@ export function replayView(root, params) {
     for (const ev of events) state = renderer.apply(state, ev);
     app.state = state;
     const last = events[step - 1];
-    where.textContent = step ? `Step ${step} of ${n} · seq ${last.seq}: ${renderer.describe(last)}` : `Step 0 of ${n}: before the first event`;
+    where.textContent = step ? `Step ${step} of ${n} · seq ${last.seq}: ${renderer.describe(last, perspective)}` : `Step 0 of ${n}: before the first event`;
     updateAdvisor(last);
     const belief = (app.belief = perspective !== "all" && step ? data.beliefs[step - 1] : null);
     const earlier = belief ? data.beliefs.slice(0, step) : [];
@@ -413,19 +420,21 @@ export function replayView(root, params) {
         perspective = app.perspective = perspSel.value = "spectator";
         return load();
       }
-      where.innerHTML = `<span class="error" role="alert">${esc(err.message)}</span>`;
-      return;
+      where.innerHTML = `<span class="error" role="alert">${esc(err.message)}</span> <a href="#replay">See the stored matches</a>`;
+      return void root.firstElementChild.classList.add("failed"); // nothing to step through: no controls
     }
     if (disposed) return;
     const game = gameOf(data.events[0]);
     renderer = rendererFor(game);
     if (!renderer) {
       where.innerHTML = `<span class="error" role="alert">This page cannot show the game ${esc(game)} yet.</span>`;
-      return;
+      return void root.firstElementChild.classList.add("failed");
     }
     if (!hoverAttached) renderer.attachOverlay(overlayEl);
     hoverAttached = true;
     app.data = data;
+    // a game without an advisor (Clue, Uno) is never asked for advice: no button either
+    root.querySelector(".advisor-toggle").hidden = data.advice === false;
     const options = Object.entries(data.options || {}); // the table's options, e.g. players 5
     const optionsEl = root.querySelector("#table-options");
     optionsEl.hidden = !options.length;
@@ -435,6 +444,7 @@ export function replayView(root, params) {
     inPlay(!data.finished);
     scrub.max = String(data.events.length);
     buildMoveList();
+    if (id !== "upload" && !app.chatAsked) app.chatAsked = showStoredChat(movesEl.parentElement, id, renderer.seatName);
     show(step == null ? Math.min(data.events.length, firstMove(data.events)) : step);
   }
 
@@ -522,6 +532,7 @@ export function replayView(root, params) {
     disposed = true;
     clearInterval(timer);
     clearTimeout(adviceTimer);
+    clearTimeout(verdictsTimer);
     document.removeEventListener("keydown", onKey);
   };
 }

@@ -1,11 +1,14 @@
 // The live table, for any game: a seat (join, or resume with the stored token) or a spectator
 // (watch). This shell owns the connection, the event order (no duplicates, no gaps), the seat's
-// token and event cache (js/store.js), the beliefs and their uncertainty timeline, the overlay
-// switch and the move log; the game's renderer (js/games/) folds the events, draws the table
-// and the overlay, and makes the moves.
+// token and event cache (js/store.js), the seat's legal moves as the server offers them, the
+// beliefs and their uncertainty timeline, the overlay switch and the move log; the game's
+// renderer (js/games/) folds the events, draws the table and the overlay, and offers exactly
+// the server's legal moves.
 
+import { rulesLink } from "./rules_view.js";
+import { mountChat } from "./chat.js";
 import { Connection } from "./conn.js";
-import { gameOf, rendererFor } from "./games/registry.js";
+import { gameOf, gameParam, rendererFor } from "./games/registry.js";
 import { forgetSeat, getItem, loadSession, prune, saveLog, saveToken, setItem } from "./store.js";
 import { esc, hideTip, setConn, toast } from "./ui.js";
 
@@ -37,6 +40,11 @@ export function tableView(root, { tableId, seat = null, game = null }) {
   return mountTable(root, renderer, { tableId, me: seat, session, events });
 }
 
+// The clock drawn, not a font's glyph (a headless or bare system may have no font with ⏱).
+const CLOCK_ICON = `<svg class="clock-icon" viewBox="0 0 16 16" width="12" height="12" aria-hidden="true" focusable="false">` +
+  `<circle cx="8" cy="9" r="6" fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M8 5.5V9l2.2 1.6M6 1.5h4" ` +
+  `fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/></svg> `;
+
 function mountTable(root, renderer, { tableId, me, session, events }) {
   const audience = me || "spectator";
   prune(tableId, me);
@@ -45,6 +53,8 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     events: [], state: renderer.newState(), belief: null, timeline: [], duplicates: 0, attaches: 0,
     view: me ? "seat" : "spectator",
     adviceOn: false, advice: null, adviceBusy: false,
+    // the seat's legal moves as the server offered them with event `seq` (its feed only)
+    legal: null,
   });
   if (events) {
     for (const ev of events) app.state = renderer.apply(app.state, ev);
@@ -57,8 +67,9 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
 
   root.innerHTML =
     `<div class="table-view${overlayOn ? "" : " no-overlay"}" data-audience="${audience}" data-game="${esc(renderer.game)}">` +
-    `<div class="board-wrap"><div class="table-head"><h1>${me ? `Table ${esc(tableId)} · you are ${me}` : `Watching table ${esc(tableId)}`}</h1>` +
-    `<a href="#">Lobby</a><button type="button" class="drawer-tab" aria-controls="overlay" aria-expanded="false">The odds ▲</button></div><div id="people" class="people"><p id="clock" class="clock" aria-live="off"></p>` +
+    `${me ? `<button type="button" class="skip-link" data-skip-hand>Skip to your hand</button>` : ""}` +
+    `<div class="board-wrap"><div class="table-head"><h1>${me ? `Table ${esc(tableId)} · you are ${esc(renderer.seatName(me))}` : `Watching table ${esc(tableId)}`}</h1>` +
+    `<a href="#">Lobby</a>${rulesLink(renderer.game, "Rules")}<button type="button" class="drawer-tab" aria-controls="overlay" aria-expanded="false">The odds ▲</button></div><div id="people" class="people"><p id="clock" class="clock" aria-live="off"></p>` +
     `<div id="invites"></div><div id="rematch"></div><section id="stand-in-note" class="stand-in-note" role="status" hidden></section></div><div id="board"></div>` +
     `<section class="move-log" aria-label="latest moves"><h2>Latest moves</h2><ol id="log"></ol></section></div>` +
     `<aside id="overlay" class="overlay" aria-label="probabilities"></aside></div>`;
@@ -78,6 +89,18 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     drawerBtn.textContent = open ? "Close the odds ✕" : "The odds ▲";
   };
   drawerBtn.addEventListener("click", () => setDrawer(!view.classList.contains("drawer-open")));
+  // "Skip to your hand": the first move in your hand (or the hand itself) takes the focus
+  const skip = root.querySelector("[data-skip-hand]");
+  if (skip) {
+    skip.addEventListener("click", () => {
+      const hand = boardEl.querySelector(".hand.mine, .clue-hand");
+      if (!hand) return void toast("No hand to go to yet.", "info");
+      const first = hand.querySelector('button[tabindex="0"], button:not([disabled])');
+      if (first) return void first.focus();
+      hand.tabIndex = -1;
+      hand.focus();
+    });
+  }
   let failed = false; // the seat or table could not be had: no table is drawn
   app.info = null; // this table's `tables` entry: names, open seats, clock, stand-ins
   app.standIns = new Map(); // seq -> {seat, reason}: moves stand-in bots made for people
@@ -94,8 +117,18 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     }, 50);
   }
 
+  // What this seat may do now: the payloads the server offered with the last event folded
+  // (each is sent back as it is, in a `move`); none once another event came, or not our turn.
+  const legalMoves = () => (app.legal && app.legal.seq === app.state.lastSeq ? app.legal.moves : []);
+  const offered = (msg) => {
+    if (Array.isArray(msg.legal_moves)) app.legal = { seq: msg.seq, moves: msg.legal_moves };
+  };
+  // A resume asks for the last event it holds once more: that event carries the legal moves
+  // when this seat is to act (nothing else in the protocol says them again).
+  let rereading = 0;
+
   const live = renderer.liveTable({
-    app, me, tableId, boardEl, overlayEl, overlayOn: () => overlayOn, askAdvice,
+    app, me, tableId, boardEl, overlayEl, overlayOn: () => overlayOn, askAdvice, legalMoves,
   });
 
   // "played by a stand-in for South (the clock ran out)": everyone sees who played for whom
@@ -108,13 +141,13 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
   function renderLog() {
     logEl.innerHTML = app.events.slice(-LOG_LENGTH).reverse()
       .map((ev) => `<li data-seq="${ev.seq}" data-type="${esc(ev.type)}"${app.standIns.has(ev.seq) ? " data-stand-in" : ""}>` +
-        `${esc(renderer.describe(ev))}${esc(standInWords(ev.seq))}</li>`).join("");
+        `${esc(renderer.describe(ev, me))}${esc(standInWords(ev.seq))}</li>`).join("");
   }
 
   // -- playing with people: names, invites, the turn clock, stand-ins ----------------------
 
   const seatLink = (seat) => {
-    const game = renderer.game === "dominoes" ? "" : `&game=${encodeURIComponent(renderer.game)}`;
+    const game = gameParam(renderer.game);
     return `${location.origin}${location.pathname}#table=${encodeURIComponent(tableId)}&seat=${encodeURIComponent(seat)}${game}`;
   };
 
@@ -135,7 +168,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     const el = root.querySelector("#rematch");
     const info = app.info;
     if (!me || app.state.phase !== "finished" || !info) return void (el.innerHTML = "");
-    const game = renderer.game === "dominoes" ? "" : `&game=${encodeURIComponent(renderer.game)}`;
+    const game = gameParam(renderer.game);
     el.innerHTML = info.rematch
       ? `<p class="rematch-ready">A rematch is set up: <a class="button primary" data-rematch-join href="#table=${encodeURIComponent(info.rematch)}&seat=${encodeURIComponent(me)}${game}">` +
         `Take your seat (${esc(renderer.seatName(me))}) at table ${esc(info.rematch)}</a></p>`
@@ -148,11 +181,11 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
       .filter(([, who]) => typeof who === "string" && who.startsWith("bot:")).map(([s, who]) => [s, who.slice(4)]));
     try {
       const r = await conn.request({
-        type: "create_table", variant: info.variant, target: info.target, scoring: app.state.scoring || "losers",
+        type: "create_table", variant: info.variant,
         bots, advice: !!app.adviceOn, rematch_of: tableId, ...(info.turn_clock ? { turn_clock: info.turn_clock } : {}),
         ...(info.options && Object.keys(info.options).length ? { options: info.options } : {}),
       });
-      const game = renderer.game === "dominoes" ? "" : `&game=${encodeURIComponent(renderer.game)}`;
+      const game = gameParam(renderer.game);
       location.hash = `table=${r.table_id}&seat=${me}${game}`;
     } catch (err) {
       toast(`${err.code}: ${err.message}`);
@@ -174,8 +207,11 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
         tag.dataset.seat = seat;
         head.append(tag);
       }
-      const text = `⏱ ${Math.ceil(secs)} s`;
-      if (tag.textContent !== text) tag.textContent = text;
+      const text = `${Math.ceil(secs)} s`;
+      if (tag.dataset.text !== text) {
+        tag.dataset.text = text;
+        tag.innerHTML = `${CLOCK_ICON}${text}`;
+      }
     }
   }
 
@@ -210,7 +246,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     for (const [seq] of mine) noted.add(seq);
     const items = [...noted].sort((a, b) => a - b).map((seq) => {
       const m = app.standIns.get(seq);
-      return `<li data-seq="${seq}">${esc(renderer.describe(app.events[seq - 1]))} ` +
+      return `<li data-seq="${seq}">${esc(renderer.describe(app.events[seq - 1], me))} ` +
         `<span class="muted">(${m.reason === "clock" ? "your clock ran out" : "you were away"})</span></li>`;
     }).join("");
     const away = returnedAt !== null && [...noted].some((seq) => seq > returnedAt);
@@ -286,6 +322,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     const id = encodeURIComponent(tableId);
     let extra = "";
     if (err.code === "unknown_table") extra = ` <a href="#replay=${id}">Replay it</a> if it has finished, or go back to the <a href="#">lobby</a>.`;
+    else if (err.code === "table_abandoned") extra = ` <a href="#replay=${id}">Replay it</a>, or go back to the <a href="#">lobby</a>.`;
     else if (err.code === "seat_taken") extra = ` <a href="#watch=${id}">Watch instead</a>.`;
     boardEl.innerHTML = `<p class="error" role="alert">${esc(err.message)}${extra}</p><div id="open-seats"></div>`;
     if (err.code === "seat_taken") {
@@ -318,6 +355,12 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
   }
 
   function onEvent(msg) {
+    if (rereading && msg.seq === rereading && msg.seq === app.state.lastSeq) {
+      rereading = 0; // the event asked for again at a resume: its legal moves, nothing else
+      offered(msg);
+      live.render();
+      return;
+    }
     if (msg.seq <= app.state.lastSeq) {
       app.duplicates += 1;
       return;
@@ -337,6 +380,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     }
     app.state = renderer.apply(app.state, ev);
     app.events.push(ev);
+    offered(msg);
     const last = app.timeline[app.timeline.length - 1];
     if (last && ev.hand != null && last.hand !== ev.hand) app.timeline = []; // a new hand
     save();
@@ -371,13 +415,15 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
         const r = await conn.request({ type: "watch", table_id: tableId, after_seq: app.state.lastSeq });
         if (again) toast(`Reconnected: watching from seq ${r.after_seq}.`, "ok");
       } else if (app.token) {
-        const r = await conn.request({ type: "resume", table_id: tableId, token: app.token, after_seq: app.state.lastSeq });
-        app.resumedAt = r.after_seq;
-        if (returnedAt === null || again) returnedAt = r.after_seq; // the stand-in summary starts here
+        const had = app.state.lastSeq;
+        rereading = had; // the last event again, for its legal moves (see `rereading`)
+        const r = await conn.request({ type: "resume", table_id: tableId, token: app.token, after_seq: Math.max(0, had - 1) });
+        app.resumedAt = Math.min(had, r.last_seq); // the seq this page held: new events follow it
+        if (returnedAt === null || again) returnedAt = app.resumedAt; // the stand-in summary starts here
         saveToken(tableId, me, app.token); // refreshed: the most recent tokens are kept
         app.adviceOn = !!r.advice;
         live.render();
-        if (again || app.resumedFromStorage) toast(`Resumed seat ${r.seat} after seq ${r.after_seq}.`, "ok");
+        if (again || app.resumedFromStorage) toast(`Resumed seat ${r.seat} after seq ${app.resumedAt}.`, "ok");
       } else {
         const name = getItem("domino-oracle:name") || "Guest";
         const r = await conn.request({ type: "join", table_id: tableId, seat: me, name });
@@ -406,7 +452,12 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
       if (disposed || msg.table_id !== tableId) return;
       if (msg.type === "event") onEvent(msg);
       else if (msg.type === "belief") onBelief(msg);
+      else if (chat) chat.onMessage(msg);
     },
+  }));
+  // the table's chat, under the move log (js/chat.js)
+  const chat = (app.chat = mountChat(root.querySelector(".board-wrap"), {
+    conn, tableId, me, seatName: (seat) => renderer.seatName(seat),
   }));
 
   function toggleOverlay() {

@@ -26,6 +26,12 @@ export function toast(text, kind = "error") {
   setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);
 }
 
+// Every toast goes (a new page: they spoke of the one before).
+export function clearToasts() {
+  const box = document.getElementById("toasts");
+  if (box) box.replaceChildren();
+}
+
 // What the advisor's figures are (the server's `advice.label`): said wherever they show.
 export const ADVICE_LABEL = "optimistic estimate (perfect-information)";
 

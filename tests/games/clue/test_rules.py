@@ -7,13 +7,14 @@ from typing import Any
 
 import pytest
 
-from games.clue.cards import MINI, STANDARD, deal
+from games.clue.cards import LEGACY, MINI, STANDARD, deal
 from games.clue.commands import Accuse, Deal, EndTurn, Show, Start, Suggest
 from games.clue.errors import ClueRuleViolation
 from games.clue.events import CardShown, Suggested
 from games.clue.game import CLUE
 from games.clue.rules import decide
 from games.clue.state import ClueState, evolve
+from games.fairness.scheme import SHA256_FISHER_YATES
 from games.interface import LogProblem
 from games.play import play_match
 
@@ -42,11 +43,13 @@ def run(state: ClueState, log: list[Any], command: Any) -> ClueState:
     return state
 
 
+@pytest.mark.parametrize("scheme", [SHA256_FISHER_YATES, LEGACY], ids=lambda s: s.name)
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
-def test_the_deal_puts_one_of_each_type_in_the_envelope_and_deals_the_rest_evenly(players):
+def test_the_deal_puts_one_of_each_type_in_the_envelope_and_deals_the_rest_evenly(players,
+                                                                                   scheme):
     seats = tuple(f"P{i}" for i in range(1, players + 1))
     for k in range(20):
-        result = deal(f"{k:064x}", STANDARD, seats)
+        result = deal(scheme, f"{k:064x}", STANDARD, seats)
         suspect, weapon, room = result.envelope
         assert (suspect in STANDARD.suspects, weapon in STANDARD.weapons,
                 room in STANDARD.rooms) == (True, True, True)

@@ -35,14 +35,14 @@ from games.dominoes.errors import RuleViolation
 from games.dominoes.events import Event, HandDealt, HandStarted, event_to_dict
 from games.dominoes.game import DOMINOES
 from games.dominoes.rules import decide, evolve, first_leader, lead_tile
+from games.dominoes.seat_view import SeatView
 from games.dominoes.selfplay import random_match_events
 from games.dominoes.state import MatchState
+from games.dominoes.strategy.sampling import sampler
 from games.dominoes.tiles import Tile, parse_tile
 from games.dominoes.variants import VARIANTS, Variant
 from inference.classes import POOL
 from inference.errors import InconsistentLog
-from strategy.sampling import sampler
-from strategy.view import SeatView
 from tests.inference.test_sampler import chi_square_p
 
 MINI_DRAW = Variant("mini-draw", max_pip=3, hand_size=3, seats=("S", "N"), draws=True)
@@ -419,8 +419,9 @@ def test_lead_order_agrees_with_the_rules() -> None:
 
 
 def test_pimc_draws_whole_deals_from_it() -> None:
-    """strategy.sampling.sampler reads the two-player belief through DealSampler.of: every
-    draw gives N its current count and the boneyard its tiles, never a played one."""
+    """games.dominoes.strategy.sampling.sampler reads the two-player belief through
+    DealSampler.of: every draw gives N its current count and the boneyard its tiles, never a
+    played one."""
     events = random_match_events(random.Random(6), "draw-2", target=40)
     seat_view = SeatView("S")
     rng = random.Random(1)

@@ -1,4 +1,5 @@
-"""check_public_log: any audience's log proved fair from the seeds revealed at each hand's end."""
+"""Any audience's dominoes log proved fair (games.fairness.proof) from the seeds revealed at
+each hand's end."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import pytest
 
 from games.dominoes.audience import AUDIENCES, view
 from games.dominoes.events import Event, HandDealt, HandEnded, HandStarted
+from games.dominoes.game import DOMINOES
 from games.dominoes.rules import fold
 from games.dominoes.selfplay import random_match_events
-from games.dominoes.tiles import SEATS
-from games.dominoes.validate import LogProblem, check_log, check_public_log
+from games.dominoes.validate import LogProblem, check_log
+from games.fairness.proof import prove
 from tests.games.dominoes.positions import a_pass_while_able
 
 
@@ -26,20 +28,18 @@ def test_every_audience_proves_every_hand(match, audience) -> None:
     if audience != "referee":
         with pytest.raises(LogProblem, match="without its seed"):
             check_log(seen)  # the referee-only check cannot take this log
-    report = check_public_log(seen)
-    assert report.state == fold(match)  # the rebuilt log folds to the referee's own state
-    assert report.hands_proved == report.state.hands_played >= 1
-    assert report.open_hand is None and report.proved_upto == len(match)
-    expected = {"spectator": (), "referee": SEATS}.get(audience, (audience,))
-    assert report.own_seats == expected
+    proof = prove(DOMINOES, seen)
+    assert proof.state == fold(match)  # the rebuilt log folds to the referee's own state
+    assert proof.deals == proof.state.hands_played >= 1 and proof.audience == audience
+    assert proof.open_at is None and proof.upto == len(match) and proof.over
 
 
 def test_a_hand_in_play_is_folded_but_not_proved(match) -> None:
     second = next(e for e in match if isinstance(e, HandStarted) and e.hand == 2)
     cut = [view(e, "E") for e in match if e.seq <= second.seq + 8]
-    report = check_public_log(cut)
-    assert (report.hands_proved, report.open_hand, report.proved_upto) == (1, 2, second.seq - 1)
-    assert report.state.phase == "playing" and report.state.last_seq == cut[-1].seq
+    proof = prove(DOMINOES, cut)
+    assert (proof.deals, proof.open_at, proof.upto) == (1, second.seq, second.seq - 1)
+    assert proof.state.phase == "between_hands" and not proof.over
 
 
 def test_an_illegal_move_in_a_finished_hand_of_a_seat_log_is_named(match) -> None:
@@ -47,7 +47,7 @@ def test_an_illegal_move_in_a_finished_hand_of_a_seat_log_is_named(match) -> Non
     at, refused = a_pass_while_able(match)
     forged = [*match[:at], refused, *match[at + 1 :]]
     with pytest.raises(LogProblem) as raised:
-        check_public_log([view(e, "spectator") for e in forged])
+        prove(DOMINOES, [view(e, "spectator") for e in forged])
     assert raised.value.seq == refused.seq and "must play" in raised.value.reason
 
 
@@ -59,5 +59,6 @@ def test_a_changed_pool_is_named() -> None:
     tampered = ended.model_copy(update={"pool": sorted([stranger, *ended.pool[1:]])})
     forged = [tampered if e is ended else view(e, "N") for e in match]
     with pytest.raises(LogProblem) as raised:
-        check_public_log(forged)
-    assert raised.value.seq == ended.seq and "the pool shown is" in raised.value.reason
+        prove(DOMINOES, forged)
+    assert raised.value.seq == ended.seq
+    assert "hand_ended differs in pool: the rules give" in raised.value.reason

@@ -24,8 +24,9 @@ from games.dominoes.events import (
 from games.dominoes.game import DOMINOES
 from games.dominoes.rules import fold
 from games.dominoes.selfplay import random_match_events
-from games.dominoes.validate import LogProblem, check_log, check_public_log
+from games.dominoes.validate import LogProblem, check_log
 from games.dominoes.variants import get_variant
+from games.fairness.proof import prove
 
 seeds = st.integers(min_value=0, max_value=2**32)
 
@@ -56,10 +57,9 @@ def test_random_matches_are_re_decided_and_proved_from_every_audience(variant, s
     assert state == fold(events) and state.phase == "finished"
     assert parse_log_lines(dump_lines(DOMINOES, events).splitlines()).events == events
     for audience in audiences(get_variant(variant)):
-        report = check_public_log([view(e, audience) for e in events])
-        assert report.state == state and report.hands_proved == state.hands_played
-        assert report.own_seats == {"spectator": (), "referee": ("S", "N")}.get(
-            audience, (audience,))
+        proof = prove(DOMINOES, [view(e, audience) for e in events])
+        assert proof.state == state and proof.deals == state.hands_played
+        assert proof.audience == audience
 
 
 def test_forged_drawn_tiles_in_a_referees_log_are_refused(draw_match) -> None:
@@ -79,23 +79,23 @@ def test_a_forged_draw_count_is_refused_in_any_audiences_log(draw_match) -> None
     assert raised.value.seq == drawn.seq and "count" in raised.value.reason
     spectator = [view(e, "spectator") for e in forged]
     with pytest.raises(LogProblem) as raised:
-        check_public_log(spectator)
+        prove(DOMINOES, spectator)
     assert raised.value.seq == drawn.seq
 
 
 def test_a_seats_own_log_proves_its_draws_from_the_revealed_seed(draw_match) -> None:
     drawn = next(e for e in draw_match if isinstance(e, TilesDrawn) and e.count >= 2)
     seat_log = [view(e, drawn.seat) for e in draw_match]
-    assert check_public_log(seat_log).hands_proved >= drawn.hand
+    assert prove(DOMINOES, seat_log).deals >= drawn.hand
     ended = next(e for e in draw_match if isinstance(e, HandEnded) and e.hand == drawn.hand)
     stranger = ended.pool[0] if ended.pool else next(
         t for t in ended.remaining["N" if drawn.seat == "S" else "S"])
     claimed = drawn.model_copy(update={"tiles": [*drawn.tiles[:-1], stranger]})
     forged = [claimed if e.seq == drawn.seq else e for e in seat_log]
     with pytest.raises(LogProblem) as raised:
-        check_public_log(forged)
+        prove(DOMINOES, forged)
     assert raised.value.seq == drawn.seq
-    assert "the revealed seed has the boneyard give" in raised.value.reason
+    assert "tiles_drawn differs in tiles: the rules give" in raised.value.reason
 
 
 def test_a_draw_while_able_to_play_and_a_pass_before_drawing_are_refused(draw_match) -> None:
@@ -110,7 +110,7 @@ def test_a_draw_while_able_to_play_and_a_pass_before_drawing_are_refused(draw_ma
                   and not isinstance(draw_match[e.seq - 2], TilesDrawn))
     draw = TilesDrawn(seq=played.seq, hand=played.hand, seat=played.seat, tiles=None, count=1)
     with pytest.raises(LogProblem) as raised:
-        check_public_log([view(e, "spectator") for e in _replace(draw_match, played, draw)])
+        prove(DOMINOES, [view(e, "spectator") for e in _replace(draw_match, played, draw)])
     assert raised.value.seq == played.seq and "nothing fits" in raised.value.reason
 
 

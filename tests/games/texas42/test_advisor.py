@@ -1,7 +1,8 @@
 """Texas 42's advisor (games.advice): the bidding oracle while bidding and naming trump, PIMC
 plays while playing; a pure function of the asking seat's own view (the leak tests: referee
 logs that differ only in what the seat cannot see give the same advice), every number
-labelled with its model and evaluator."""
+labelled with its model and evaluator, budgets in work: no seed or clock from the caller
+changes a figure."""
 
 from __future__ import annotations
 
@@ -11,16 +12,18 @@ from typing import Any
 import pytest
 
 from games.advice import AdviceRefused, advisor_of
+from games.texas42 import advisor as module
 from games.texas42.advisor import ADVISOR, BID_LABEL, PLAY_LABEL
 from games.texas42.dominoes import SEATS, TILES
 from games.texas42.events import Dealt, HandStarted
 from games.texas42.game import TEXAS42
-from games.texas42.oracle import COMPLETION_MODEL, LEVELS, LOWER, UPPER
+from games.texas42.oracle import COMPLETION_MODEL, DD, GREEDY, LEVELS
 from games.texas42.rules import evolve, legal_tiles
 from games.texas42.suits import TRUMPS, trump_name
 from tests.games.texas42.helpers import match
 
-SECONDS = 0.3
+SMALL = {"oracle_n": 4, "play_n": 6}
+"""Tests that need not the full N ask the module's advise with a smaller one."""
 
 
 @pytest.fixture(scope="module")
@@ -68,23 +71,25 @@ def test_texas42_offers_an_advisor_through_the_game_interface() -> None:
 def test_bidding_advice_is_the_oracle_table_labelled_for_the_seat_to_bid(events) -> None:
     k = first(events, "bid")
     seat = events[k].seat
-    advice = ADVISOR.advise(seen(events, k, seat), seat, 1, SECONDS)
+    # the advisor the server calls: N = 150 even with no time left (the figures do not
+    # depend on the server's seed or clock: tests/games/texas42/test_oracle.py)
+    advice = ADVISOR.advise(seen(events, k, seat), seat, 1, 0.0)
     assert advice["kind"] == "bid" and advice["label"] == BID_LABEL and advice["seat"] == seat
     oracle = advice["oracle"]
     hand = sorted(str(t) for t in state_at(events, k).hands[seat])
     assert sorted(oracle["hand"]) == hand
-    assert oracle["completion_model"] == COMPLETION_MODEL and oracle["evaluator"] == UPPER
-    assert oracle["N"] >= 1 and oracle["stopped"] in ("budget", "interval narrow enough", "n_max")
+    assert oracle["completion_model"] == COMPLETION_MODEL and oracle["evaluator"] == DD
+    assert oracle["N"] == 150 and oracle["stopped"].startswith("N reached")
     assert set(oracle["cells"]) == {trump_name(t) for t in TRUMPS}
     assert oracle["max_trump_E_score"] <= oracle["E_max_trump_score"] + 1e-9
     for row in oracle["cells"].values():
         assert set(row) == {str(level) for level in LEVELS}
         for cell in row.values():
             assert cell["completion_model"] == COMPLETION_MODEL
-            assert cell["evaluator"] == UPPER and cell["lower_evaluator"] == LOWER
-            assert cell["P_upper"] >= cell["P_lower"]
-            low, high = cell["P_upper_CI"]
-            assert 0 <= low <= cell["P_upper"] <= high <= 1
+            assert cell["evaluator"] == DD and cell["lower_evaluator"] == GREEDY
+            assert cell["P_dd"] >= cell["P_greedy"]
+            low, high = cell["P_dd_CI"]
+            assert 0 <= low <= cell["P_dd"] <= high <= 1
             assert cell["score_q5"] <= cell["score_q50"] <= cell["score_q95"]
     assert advice["legal_bids"][0] == 0 and 30 in advice["legal_bids"]
     json.dumps(advice)  # JSON-ready
@@ -93,7 +98,7 @@ def test_bidding_advice_is_the_oracle_table_labelled_for_the_seat_to_bid(events)
 def test_naming_trump_is_advised_by_the_oracle_too(events) -> None:
     k = first(events, "trump_named")
     seat = events[k].seat
-    advice = ADVISOR.advise(seen(events, k, seat), seat, 2, SECONDS)
+    advice = module.advise(seen(events, k, seat), seat, **SMALL)
     assert advice["kind"] == "trump" and "legal_bids" not in advice
     verdict = ADVISOR.verdict(advice, events[k])
     assert verdict["played"] == {"kind": "trump", "trump": events[k].trump}
@@ -105,9 +110,9 @@ def test_play_advice_ranks_every_legal_domino_with_labelled_figures(events) -> N
     k = first(events, "played", k + 9)  # a few tricks in: deals solve quickly
     seat = events[k].seat
     state = state_at(events, k)
-    advice = ADVISOR.advise(seen(events, k, seat), seat, 3, SECONDS)
+    advice = module.advise(seen(events, k, seat), seat, **SMALL)
     assert advice["kind"] == "play" and advice["label"] == PLAY_LABEL
-    assert advice["deals"] >= 1
+    assert advice["deals"] == SMALL["play_n"] or len(legal_tiles(state, seat)) == 1
     assert {m["tile"] for m in advice["moves"]} == {str(t) for t in legal_tiles(state, seat)}
     points = [m["team_points"] for m in advice["moves"]]
     assert points == sorted(points, reverse=True)
@@ -127,15 +132,9 @@ def test_advice_depends_only_on_the_seat_s_own_view(events, kind: str) -> None:
     assert [TEXAS42.event_to_dict(e) for e in other] != [TEXAS42.event_to_dict(e)
                                                            for e in events[:k]]
     assert seen(other, k, seat) == seen(events, k, seat)
-    # the same seed and a budget in deals, not seconds: the same answer from either log
-    from games.texas42 import advisor as module
-
+    # a budget in deals, seeded from the position: the same answer from either log
     def run(log: list[Any]) -> dict[str, Any]:
-        import random
-
-        calls = iter(range(1))
-        return module.advise(seen(log, k, seat), seat, random.Random(9),
-                             lambda: next(calls, None) is not None)
+        return module.advise(seen(log, k, seat), seat, **SMALL)
 
     assert run(other) == run(events)
 
@@ -146,7 +145,7 @@ def test_the_advice_never_names_a_domino_the_seat_cannot_see(events) -> None:
         seat = events[k].seat
         state = state_at(events, k)
         hidden = {str(t) for s in SEATS if s != seat for t in state.hands[s]}
-        text = json.dumps(ADVISOR.advise(seen(events, k, seat), seat, 4, SECONDS))
+        text = json.dumps(module.advise(seen(events, k, seat), seat, **SMALL))
         named = {str(t) for t in TILES if f'"{t}"' in text}
         assert not named & hidden
 
@@ -168,20 +167,22 @@ def test_advice_is_refused_with_a_typed_reason(events) -> None:
 def test_a_bid_s_verdict_is_the_oracle_cell_of_the_bid_made(events) -> None:
     k = next(i for i, e in enumerate(events) if e.type == "bid" and e.bid > 0)
     seat = events[k].seat
-    advice = ADVISOR.advise(seen(events, k, seat), seat, 5, SECONDS)
+    advice = module.advise(seen(events, k, seat), seat, **SMALL)
     verdict = ADVISOR.verdict(advice, events[k])
     assert verdict["played"] == {"kind": "bid", "bid": events[k].bid}
     assert verdict["trump"] == advice["oracle"]["trump"]
     assert verdict["cell"] == advice["oracle"]["cells"][verdict["trump"]][str(events[k].bid)]
 
 
-def test_play_advice_solves_its_first_deal_whatever_the_budget(events) -> None:
-    """A budget already spent (a loaded machine, a long wait for a worker) still gets every
-    legal domino ranked on one deal: the first deal is solved without a node limit, as the
-    oracle's first completion is. Before, the answer came back with no moves at all."""
-    k = first(events, "played")  # the hand's first play: the costliest search
+def test_play_advice_is_the_same_whatever_the_server_s_seed_and_clock(events) -> None:
+    """Work budgets: the hand's first play (the costliest search) is advised over the same
+    N deals whether the server allows no time or plenty, with any seed; before, a spent
+    wall-clock budget cut the deals to one."""
+    k = first(events, "played")
     seat = events[k].seat
     state = state_at(events, k)
-    advice = ADVISOR.advise(seen(events, k, seat), seat, 6, 0.0)
-    assert advice["deals"] == 1
-    assert {m["tile"] for m in advice["moves"]} == {str(t) for t in legal_tiles(state, seat)}
+    view = seen(events, k, seat)
+    fast = ADVISOR.advise(view, seat, 6, 0.0)
+    assert fast["deals"] == module.PLAY_N
+    assert {m["tile"] for m in fast["moves"]} == {str(t) for t in legal_tiles(state, seat)}
+    assert ADVISOR.advise(view, seat, 7, 1000.0) == fast

@@ -122,7 +122,8 @@ def test_whole_matches_with_nello_re_decide_and_keep_beliefs_sound() -> None:
 
 def test_the_options_are_declared_and_read_at_start() -> None:
     info = TEXAS42.variants()[VARIANT]
-    assert {o.name: o.default for o in info.declared} == {"dealer_must_bid": False,
+    assert {o.name: o.default for o in info.declared} == {"target_marks": 7,
+                                                          "dealer_must_bid": False,
                                                           "nello": False}
     players = {s: s for s in SEATS}
     assert TEXAS42.start("m", VARIANT, players, {"nello": True}).nello

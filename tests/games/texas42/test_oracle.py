@@ -1,6 +1,7 @@
 """The bidding oracle (seed 003, Part V) on a fixed set of hands, with the seed's checks:
-P_upper >= P_lower in every cell, max_trump E[V] <= E[max_trump V] on every hand, intervals
-narrowing as N grows, and every number labelled with its completion model and evaluator."""
+P_dd >= P_greedy in every cell, max_trump E[V] <= E[max_trump V] on every hand, intervals
+narrowing as N grows, the same figures for the same position, and every number labelled with
+its completion model and evaluator."""
 
 from __future__ import annotations
 
@@ -11,15 +12,18 @@ import pytest
 from games.texas42.dominoes import SEATS, parse_tile
 from games.texas42.oracle import (
     COMPLETION_MODEL,
+    DD,
+    GREEDY,
     LEVELS,
-    LOWER,
-    UPPER,
     bidding_oracle,
     completions,
+    dd_score,
+    evaluate,
     greedy_score,
-    solver_score,
+    oracle_steps,
 )
-from games.texas42.suits import DOUBLES, FOLLOW_ME
+from games.texas42.solver import Solver, hands_of
+from games.texas42.suits import DOUBLES, FOLLOW_ME, TRUMPS
 
 HANDS = {
     "sixes": ("6-6 5-6 4-6 3-6 1-1 5-5 0-5", (6, 5)),
@@ -36,8 +40,7 @@ def tiles(text: str):
 def reports():
     out = {}
     for name, (hand, trumps) in HANDS.items():
-        out[name] = bidding_oracle(tiles(hand), "S", random.Random(5), trumps=trumps,
-                                   batch=4, n_min=4, n_max=4)
+        out[name] = bidding_oracle(tiles(hand), "S", trumps=trumps, n=6)
     return out
 
 
@@ -50,22 +53,23 @@ def test_completions_keep_the_hand_and_deal_the_other_21(reports) -> None:
         assert all(len(deal[s]) == 7 for s in SEATS)
 
 
-def test_every_cell_is_labelled_and_p_upper_is_at_least_p_lower(reports) -> None:
+def test_every_cell_is_labelled_and_p_dd_is_at_least_p_greedy(reports) -> None:
     for report in reports.values():
         assert report["completion_model"] == COMPLETION_MODEL
         for row in report["cells"].values():
             assert [int(k) for k in row] == list(LEVELS)
             for cell in row.values():
                 assert (cell["completion_model"], cell["evaluator"],
-                        cell["lower_evaluator"]) == (COMPLETION_MODEL, UPPER, LOWER)
-                assert cell["P_upper"] >= cell["P_lower"]
-                assert cell["fusion_gap"] == cell["P_upper"] - cell["P_lower"]
-                low, high = cell["P_upper_CI"]
-                assert low <= cell["P_upper"] <= high
+                        cell["lower_evaluator"]) == (COMPLETION_MODEL, DD, GREEDY)
+                assert cell["P_dd"] >= cell["P_greedy"]
+                assert cell["fusion_gap"] == cell["P_dd"] - cell["P_greedy"]
+                low, high = cell["P_dd_CI"]
+                assert low <= cell["P_dd"] <= high
+                assert cell["score_cvar10"] <= cell["score_mean"]
                 assert cell["score_q5"] <= cell["score_q50"] <= cell["score_q95"]
                 assert cell["robustness_gap"] == cell["score_mean"] - cell["score_q5"]
             # the make probability can only fall as the bid rises
-            ups = [row[str(k)]["P_upper"] for k in LEVELS]
+            ups = [row[str(k)]["P_dd"] for k in LEVELS]
             assert ups == sorted(ups, reverse=True)
 
 
@@ -81,45 +85,58 @@ def test_trump_is_chosen_by_max_of_means_never_mean_of_maxes(reports) -> None:
 def test_the_strong_sixes_hand_looks_strong_in_sixes(reports) -> None:
     report = reports["sixes"]
     assert report["trump"] == "6"
-    assert report["cells"]["6"]["30"]["P_upper"] >= 0.8
+    assert report["cells"]["6"]["30"]["P_dd"] >= 0.8
 
 
-def test_the_lower_bracket_never_beats_the_solver_deal_by_deal() -> None:
+def test_the_greedy_floor_never_beats_double_dummy_deal_by_deal() -> None:
     hand = tiles(HANDS["fours"][0])
     for deal in completions(hand, "E", 3, random.Random(9)):
         for trump in (4, FOLLOW_ME):
-            upper, leads = solver_score(deal, trump, "E")
-            assert greedy_score(deal, trump, "E") <= upper
+            dd, leads = dd_score(deal, trump, "E")
+            assert greedy_score(deal, trump, "E") <= dd
+            assert dd_score(deal, trump, "E", at_least=greedy_score(deal, trump, "E"))[0] == dd
             assert leads  # at least one opening lead reaches the optimum
 
 
-def test_intervals_narrow_as_n_grows() -> None:
-    hand = tiles(HANDS["sixes"][0])
+def test_one_call_per_deal_gives_the_per_trump_figures_and_the_reference_value() -> None:
+    """evaluate (every trump in one compiled call) equals greedy_score and dd_score trump by
+    trump, for a bidder of either team, and its double-dummy score is the pure-Python
+    reference's value (on four of the trumps)."""
+    for seat, hand in (("S", HANDS["sixes"][0]), ("W", HANDS["fours"][0])):
+        for deal in completions(tiles(hand), seat, 2, random.Random(13)):
+            found = evaluate(deal, TRUMPS, seat)
+            leader = SEATS.index(seat)
+            for trump in TRUMPS:
+                floor = greedy_score(deal, trump, seat)
+                assert found[trump] == (floor, *dd_score(deal, trump, seat, True, floor))
+                if trump in (4, 6, DOUBLES, FOLLOW_ME):  # the reference is slow
+                    ns = Solver(trump).value(hands_of([deal[s] for s in SEATS]), leader)
+                    assert found[trump][1] == (ns if leader % 2 == 0 else 42 - ns)
 
-    def widths(n: int) -> float:
-        report = bidding_oracle(hand, "S", random.Random(2), trumps=(6,), batch=4, n_min=n,
-                                n_max=n, with_leads=False)
+
+def test_intervals_narrow_as_n_grows_and_a_prefix_is_the_smaller_n() -> None:
+    """oracle_steps streams the table every few completions: the interval narrows, and the
+    first k completions of N are those the stream had at k (a caller may show them)."""
+    hand = tiles(HANDS["sixes"][0])
+    steps = list(oracle_steps(hand, "S", trumps=(6,), n=12, every=3, with_leads=False))
+    assert [s["N"] for s in steps] == [3, 6, 9, 12]
+    assert steps[-1]["stopped"].startswith("N reached") and steps[0]["stopped"] == "in progress"
+
+    def width(report: dict) -> float:
         cells = report["cells"]["6"].values()
-        assert all(c["N"] == n for c in cells)
-        return sum(c["P_upper_CI"][1] - c["P_upper_CI"][0] for c in cells) / len(cells)
+        return sum(c["P_dd_CI"][1] - c["P_dd_CI"][0] for c in cells) / len(cells)
 
-    assert widths(12) < widths(3)
+    assert width(steps[-1]) < width(steps[0])
+    assert steps[-1] == bidding_oracle(hand, "S", trumps=(6,), n=12, with_leads=False)
 
 
-def test_sequential_sampling_stops_on_a_narrow_interval_or_the_budget() -> None:
-    hand = tiles(HANDS["sixes"][0])
-    calls = []
-    report = bidding_oracle(hand, "S", random.Random(3), trumps=(6,), batch=2, n_min=2,
-                            n_max=50, target_width=0.0,
-                            budget=lambda: calls.append(1) or len(calls) < 2,
-                            with_leads=False)
-    assert report["stopped"] == "budget" and report["N"] == 2  # checked after each completion
-    starved = bidding_oracle(hand, "S", random.Random(3), trumps=(6, 5), batch=2, n_min=2,
-                             n_max=50, nodes_left=lambda: 10, with_leads=False)
-    # the first completion is always solved; the next cannot be in 10 plays and is left out
-    # whole (for every trump: common random numbers)
-    assert starved["stopped"] == "budget" and starved["N"] == 1
-    assert all(c["N"] == 1 for row in starved["cells"].values() for c in row.values())
-    wide = bidding_oracle(hand, "S", random.Random(3), trumps=(6,), batch=2, n_min=2,
-                          n_max=50, target_width=1.0, with_leads=False)
-    assert wide["stopped"] == "interval narrow enough" and wide["N"] == 2
+def test_the_same_position_gives_the_same_figures_and_cache_key() -> None:
+    """No clock, no caller's seed: the completions are seeded from the position, so a table
+    and a replay (or two machines) show the same numbers; another hand or seat differs."""
+    hand = tiles(HANDS["fours"][0])
+    one = bidding_oracle(hand, "W", trumps=(4,), n=5, with_leads=False)
+    two = bidding_oracle(list(reversed(hand)), "W", trumps=(4,), n=5, with_leads=False)
+    assert one == two
+    other = bidding_oracle(hand, "N", trumps=(4,), n=5, with_leads=False)
+    assert other["cache_key"] != one["cache_key"] and other["seed"] != one["seed"]
+    assert {s for s in SEATS} >= {one["seat"], other["seat"]}

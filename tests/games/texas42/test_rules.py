@@ -272,9 +272,12 @@ def test_table_options_and_the_dealer_bids_variant() -> None:
     from games.texas42.game import DEALER_BIDS, VARIANT, targets
 
     assert targets({}) == (7, 0) and targets({"target": 100}) == (7, 0)
-    assert targets({"target": 5}) == (5, 0) and targets({"target": 250}) == (0, 250)
+    # another game's `target` is not Texas 42's: its marks are its own option
+    assert targets({"target": 5}) == (7, 0) and targets({"target": 250}) == (7, 0)
+    assert targets({"target_marks": 5}) == (5, 0)
     assert targets({"target_points": 250}) == (0, 250)
     assert targets({"target_marks": 3, "target": 250}) == (3, 0)
+    assert TEXAS42.variants()[VARIANT].option("target_marks") is not None
     assert not TEXAS42.start("m", VARIANT, {s: s for s in SEATS}, {}).dealer_must_bid
     start = TEXAS42.start("m", DEALER_BIDS, {s: s for s in SEATS}, {"target": 100})
     assert start.dealer_must_bid and start.target_marks == 7

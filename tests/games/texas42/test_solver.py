@@ -121,3 +121,45 @@ def test_two_trick_endings_by_their_own_loop_equal_minimax() -> None:
         masks = tuple(mask_of(hands[s]) for s in SEATS)
         assert Solver(trump)._two_tricks(masks, SEATS.index(leader)) == minimax(
             hands, trump, leader, ())
+
+
+def greedy_minimax(hands: dict[str, list], trump: int, leader: str, team: int,
+                   trick: tuple = ()) -> int:
+    """NS points from here when the seats of `team` (0: S and N, 1: W and E) play the greedy
+    policy at every turn, leads included, and the others play perfectly (exhaustively)."""
+    from games.texas42.greedy import choose_play
+
+    if len(trick) == 4:
+        winner = trick_winner(trick, trump)
+        gained = 1 + sum(count_of(t) for _, t in trick)
+        ns = gained if winner in ("N", "S") else 0
+        if not any(hands.values()):
+            return ns
+        return ns + greedy_minimax(hands, trump, winner, team, ())
+    seat = SEATS[(SEATS.index(leader) + len(trick)) % 4]
+    state = replace(playing({s: " ".join(str(t) for t in hands[s]) or "0-0" for s in SEATS},
+                            trump, leader), trick=trick,
+                    hands={s: frozenset(hands[s]) for s in SEATS})
+    legal = sorted(legal_tiles(state, seat))
+    if SEATS.index(seat) % 2 == team:
+        legal = [choose_play(seat, legal, trick, trump)]
+    values = []
+    for tile in legal:
+        rest = {**hands, seat: [t for t in hands[seat] if t != tile]}
+        values.append(greedy_minimax(rest, trump, leader, team, (*trick, (seat, tile))))
+    return max(values) if seat in ("N", "S") else min(values)
+
+
+def test_a_fixed_policy_plays_every_turn_of_its_team_leads_included() -> None:
+    """The oracle's lower bracket: the greedy team leads by its policy at every trick, not
+    only the first (the search once chose that team's later leads perfectly)."""
+    from games.texas42.oracle import greedy_policy
+
+    rng = random.Random(17)
+    for _ in range(40):
+        hands, trump, leader = ending(rng, 3)
+        team = rng.randrange(2)
+        masks = tuple(mask_of(hands[s]) for s in SEATS)
+        solver = Solver(trump, fixed=greedy_policy(trump), fixed_team=team)
+        assert solver.value(masks, SEATS.index(leader)) == greedy_minimax(  # type: ignore[arg-type]
+            hands, trump, leader, team)

@@ -20,9 +20,11 @@ from games.interface import (
     JSON,
     REFEREE,
     Audience,
+    Capabilities,
     RuleViolation,
     Seat,
     VariantInfo,
+    uniform_belief,
 )
 from games.redecide import redecide
 from inference.classes import Position
@@ -33,6 +35,8 @@ SEATS: tuple[Seat, ...] = ("S", "N")
 CARDS = tuple(range(1, 8))
 HAND = 3
 KITTY = "kitty"
+MODEL = "uniform over the deals consistent with the view"
+"""The label of the toy's exact belief, on its snapshots and in its declaration."""
 
 
 class ToyRuleViolation(RuleViolation):
@@ -225,7 +229,7 @@ class ToyBelief:
 
     def snapshot_dict(self) -> JSON:
         position = self.position()
-        head = {"seq": self.seq, "observer": self.observer, "model": "uniform"}
+        head = {"seq": self.seq, "observer": self.observer, "model": MODEL}
         if position is None:
             return {**head, "consistent_deals": None, "marginals": {}}
         total, _ = tile_counts(position)
@@ -245,10 +249,14 @@ class RandomToyBot:
 
 class Toy:
     name = "toy"
-    renderer = "toy"
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """The toy declares its variant, its one bot and its exact belief; nothing else."""
+        return CAPABILITIES
 
     def variants(self) -> Mapping[str, VariantInfo]:
-        return {VARIANT: VariantInfo(VARIANT, self.name, SEATS, "High card for two (a toy)")}
+        return CAPABILITIES.variants
 
     def parse_event(self, data: JSON | str | bytes) -> Any:
         if isinstance(data, str | bytes):
@@ -310,7 +318,7 @@ class Toy:
         redecide(events, _command_for, decide, evolve)
 
     def bots(self) -> Mapping[str, Any]:
-        return {"random": RandomToyBot()}
+        return CAPABILITIES.bots
 
 
 def _command_for(event: Any) -> Any:
@@ -323,4 +331,10 @@ def _command_for(event: Any) -> Any:
     return None
 
 
+CAPABILITIES = Capabilities(
+    renderer="toy",
+    variants={VARIANT: VariantInfo(VARIANT, "toy", SEATS, "High card for two (a toy)")},
+    bots={"random": RandomToyBot()},
+    beliefs=(uniform_belief(MODEL),),
+)
 TOY = Toy()

@@ -48,8 +48,8 @@ def _full_greedy(position: Position) -> list[str]:
 
 
 @pytest.mark.parametrize(("seed", "variant", "observer", "every", "until"),
-                         [(12, "uno-2-mini", SPECTATOR, 2, 200),
-                          (63, "uno-2-mini", "S", 2, 200),
+                         [(13, "uno-2-mini", SPECTATOR, 2, 200),
+                          (259, "uno-2-mini", "S", 2, 200),
                           (0, "uno-2", SPECTATOR, 9, 46)])
 def test_the_pruned_greedy_order_is_the_full_greedy_order(seed: int, variant: str,
                                                           observer: str, every: int,
@@ -62,11 +62,11 @@ def test_the_pruned_greedy_order_is_the_full_greedy_order(seed: int, variant: st
 
 
 def _guide_case() -> tuple[Position, list[str], int, BlockProgramme]:
-    """uno-2, the spectator at seq 38: the guide ladder's first fit drops the checks up to
+    """uno-2, the spectator at seq 37: the guide ladder's first fit drops the checks up to
     seq 13; its last rung (every check dropped) fits too. (position, walk order, the last
     seq of a check, the last rung's count)."""
-    position = next(p for p in _positions(0, "uno-2", SPECTATOR, 1, 40)
-                    if max(s.seq for t in p.timelines.values() for s in t) == 38)
+    position = next(p for p in _positions(1, "uno-2", SPECTATOR, 1, 40)
+                    if max(s.seq for t in p.timelines.values() for s in t) == 37)
     order = BlockProgramme(position, order="fewest", count=False).kinds
     steps = [s for t in position.timelines.values() for s in t]
     nones = max(s.seq for s in steps if s.what == "none")
@@ -98,7 +98,7 @@ def test_a_spent_guide_work_budget_leaves_only_the_last_rung() -> None:
 
 
 def test_an_estimated_update_is_the_same_every_time() -> None:
-    events = match(0, "uno-2", ("greedy", "random"))
+    events = match(1, "uno-2", ("greedy", "random"))
     snapshots = []
     for _ in range(2):
         belief = UnoBelief(SPECTATOR, "uno-2")
@@ -110,7 +110,7 @@ def test_an_estimated_update_is_the_same_every_time() -> None:
 
 
 def test_pimc_deals_past_the_budgets_come_from_the_weighted_walks() -> None:
-    events = match(36)
+    events = match(41)
     rng = random.Random(2)
     exact = UnoBelief("S", "uno-2-mini")
     tight = UnoBelief("S", "uno-2-mini", budget=1, block_budget=0)

@@ -15,7 +15,7 @@ from tests.games.uno.helpers import match
 
 
 def test_sampled_deals_fit_the_view_and_the_belief() -> None:
-    events = match(36)
+    events = match(41)
     rng = random.Random(5)
     belief, state = UnoBelief("S", "uno-2-mini"), None
     for event in events[:-1]:

@@ -15,5 +15,8 @@ export const allRenderers = () => knownGames().map((name) => RENDERERS[name]);
 // The game a table's info, or a match's first event, names (older ones name none: dominoes).
 export const gameOf = (info) => (info && info.game) || DEFAULT_GAME;
 
+// A link's `&game=` part (none for the default game, so its links stay as they always were).
+export const gameParam = (game) => (game === DEFAULT_GAME ? "" : `&game=${encodeURIComponent(game)}`);
+
 // The renderer of `game`, or null when this page has none.
 export const rendererFor = (game = DEFAULT_GAME) => (Object.hasOwn(RENDERERS, game) ? RENDERERS[game] : null);

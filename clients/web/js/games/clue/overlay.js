@@ -3,30 +3,64 @@
 // seed's rules reach (each exactly 0 or 1 in the numbers), and the model the numbers assume.
 
 import { esc, hideTip, showTip } from "../../ui.js";
-import { deckOf } from "./game.js";
+import { accuracyWords, cellLabel, changedByHtml, changedCells, gistsHtml, pctText } from "../odds.js";
+import { deckOf } from "./fold.js";
+import { namedText, seatLabel } from "./names.js";
+import { loadMarks, markButton } from "./sheet.js";
 
-const pct = (p) => (p >= 0.9995 ? "100%" : p < 0.0005 ? "0" : `${(100 * p).toFixed(p < 0.1 ? 1 : 0)}%`);
-const holderName = (h, me) => (h === "envelope" ? "Envelope" : h === me ? `${h} (you)` : h);
+const pct = pctText;
+const holderName = (h, me) => (h === "envelope" ? "Envelope" : h === me ? `${seatLabel(h)} (you)` : seatLabel(h));
+const cardsWord = (n) => `${n} card${n === 1 ? "" : "s"}`;
 
-function cell(h, card, p) {
+function cell(h, card, p, changed) {
   const shade = Math.round(255 - 155 * p);
   const mark = p >= 0.9995 ? " sure" : p < 0.0005 ? " out" : "";
-  return `<td class="c${mark}" data-holder="${h}" data-tile="${esc(card)}" data-p="${p}" ` +
-    `style="background: rgb(${shade}, ${shade}, 255)">${pct(p)}</td>`;
+  const moved = changed.has(`${h}|${card}`) ? " changed" : "";
+  return `<td class="c${mark}${moved}" data-holder="${h}" data-tile="${esc(card)}" data-p="${p}" ` +
+    `aria-label="${esc(cellLabel(holderName(h), card, p))}" style="background: rgb(${shade}, ${shade}, 255)">${pct(p)}</td>`;
 }
 
+// A seat in one line: "Ann: 3 cards; holds Rope for sure; can't hold Scarlet, Hall; most likely
+// Dagger (62%)" (the cards it cannot hold named when they are few, else counted).
+export function seatGist(holder, column, size) {
+  const rows = Object.entries(column || {});
+  const parts = size != null ? [cardsWord(size)] : [];
+  const sure = rows.filter(([, p]) => p >= 1).map(([c]) => c);
+  const open = rows.filter(([, p]) => p > 0 && p < 1).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  // every card known: said with its figure, so the line still reads as odds
+  if (sure.length) parts.push(`holds ${sure.join(", ")} for sure${open.length ? "" : " (100%)"}`);
+  const out = rows.filter(([, p]) => p <= 0).map(([c]) => c);
+  if (out.length) parts.push(out.length <= 4 ? `can't hold ${out.join(", ")}` : `can't hold ${out.length} cards`);
+  const tied = open.length > 1 && open[0][1] - open[1][1] < 1e-9;
+  const likely = !open.length ? "" : tied ? `; no card likelier than ${pct(open[0][1])}` : `; most likely ${open[0][0]} (${pct(open[0][1])})`;
+  return `${holder}: ${parts.join("; ")}${likely}`;
+}
+
+// opts: {note (why there is nothing to show), changedBy (the last move in words), before,
+//        sheet: {tableId, seat, picked: {suspect, weapon, room}, canSuggest} (a seated player's
+//        own marks, card names that pick, and the picked suggestion with its button)}
 export function renderNotebook(el, state, belief, me, opts = {}) {
   const marginals = belief && belief.marginals ? belief.marginals : {};
   const holders = Object.keys(marginals);
+  const changed = changedCells(el, belief, opts.before);
   if (!holders.length) {
+    const over = state.phase === "finished";
     el.innerHTML = `<section class="clue-ov"><h2>Detective notebook</h2><p class="muted">${esc(opts.note ||
-      "Waiting for the deal.")}</p></section>`;
+      (over ? "The match is over: the envelope is open on the table." : "Waiting for the deal."))}</p></section>`;
     return;
   }
   const deck = deckOf(state.variant);
-  const head = holders.map((h) => `<th>${esc(holderName(h, me))}</th>`).join("");
-  const section = (title, cards) => `<tr class="kind"><th colspan="${holders.length + 1}">${title}</th></tr>` +
-    cards.map((c) => `<tr><th class="card">${esc(c)}</th>${holders.map((h) => cell(h, c, marginals[h][c] ?? 0)).join("")}</tr>`).join("");
+  const sheet = opts.sheet || null;
+  const marks = sheet ? loadMarks(sheet.tableId, sheet.seat) : {};
+  // "Envelope" may break as "Enve-lope" in a narrow column (a phone with six seats)
+  const head = holders.map((h) => `<th scope="col">${h === "envelope" ? "Enve&shy;lope" : esc(holderName(h, me))}</th>`).join("");
+  const width = holders.length + 1;
+  // with the sheet: the player's mark, then the name (a click picks it for the suggestion)
+  const picked = new Set(sheet && sheet.canSuggest ? Object.values(sheet.picked || {}) : []);
+  const name = (c) => (sheet ? `${markButton(c, marks)}<button type="button" class="pick${picked.has(c) ? " picked" : ""}" data-pick="${esc(c)}" ` +
+    `aria-pressed="${picked.has(c)}" title="pick ${esc(c)} for your suggestion">${esc(c)}</button>` : esc(c));
+  const section = (title, cards) => `<tr class="kind"><th colspan="${width}" scope="colgroup">${title}</th></tr>` +
+    cards.map((c) => `<tr><th class="clue-name" scope="row">${name(c)}</th>${holders.map((h) => cell(h, c, marginals[h][c] ?? 0, changed)).join("")}</tr>`).join("");
   // the envelope's column is P(envelope = card): one card of each type, so per type it is the odds
   const column = marginals.envelope || {};
   const byKind = { suspect: deck.suspects, weapon: deck.weapons, room: deck.rooms };
@@ -35,25 +69,55 @@ export function renderNotebook(el, state, belief, me, opts = {}) {
     return `<li class="odds" data-kind="${kind}"><b>${kind}</b>: ${row.map(([c, p]) =>
       `<span data-card="${esc(c)}" data-odds="${p}">${esc(c)} ${pct(p)}</span>`).join(" · ")}</li>`;
   }).join("");
-  const facts = (belief.facts || []).map((f) => `<li>${esc(f)}</li>`).join("");
-  const status = belief.status === "estimate"
-    ? `<p class="estimate"><b>Estimate, not exact</b>: exact counting is over budget at this position (the model line gives the error bar).</p>` : "";
+  const gists = gistsHtml(holders.filter((h) => h !== "envelope" && h !== me).map((h) => ({
+    holder: h, text: seatGist(seatLabel(h), marginals[h], state.handSizes[h]),
+  })));
   el.innerHTML = `<section class="clue-ov" aria-label="detective notebook"><h2>Detective notebook</h2>` +
-    `<p class="muted label">Model: <b>${esc(belief.model || "")}</b>. ` +
-    `${belief.consistent_deals != null ? `${Number(belief.consistent_deals).toLocaleString("en")} consistent deals. ` : ""}` +
-    `${me ? `From ${esc(me)}'s seat.` : "As a spectator."}${opts.changedBy ? ` After: ${esc(opts.changedBy)}.` : ""}</p>${status}` +
+    `${gists}${changedByHtml(opts.changedBy, changed)}` +
+    `<p class="muted label accuracy${belief.status === "estimate" ? " estimate" : ""}">${esc(accuracyWords(belief))} ` +
+    `Every deal that fits what you saw counts as equally likely (how players choose what to suggest or show is not used). ` +
+    `${me ? `From your seat (${esc(seatLabel(me))}).` : "As a spectator."}</p>` +
     `<h3>The envelope</h3><ul class="envelope-odds">${oddsHtml}</ul>` +
-    `<div class="scroll"><table class="notebook"><thead><tr><th></th>${head}</tr></thead><tbody>` +
+    `${sheet ? `<p class="muted sheet-note">Your sheet: mark a card with the box before its name (✗ cleared, ? maybe, ★ your suspect); ` +
+      `the marks are yours alone and never change the odds. A card's name picks it for your suggestion.</p>${suggestHtml(sheet)}` : ""}` +
+    `<table class="notebook"><thead><tr><th scope="col">Card</th>${head}</tr></thead><tbody>` +
     `${section("Suspects", deck.suspects)}${section("Weapons", deck.weapons)}${section("Rooms", deck.rooms)}` +
-    `</tbody></table></div>` +
-    `${facts ? `<h3>Facts (seed 002's rules)</h3><ul class="facts">${facts}</ul>` : ""}</section>`;
+    `</tbody></table>` +
+    `${factsHtml(belief, me)}</section>`;
+}
+
+// The suggestion picked on the sheet, with its button when the seat may suggest now.
+function suggestHtml(sheet) {
+  const p = sheet.picked || {};
+  if (!sheet.canSuggest) return "";
+  const cards = ["suspect", "weapon", "room"].map((k) => `<b data-picked="${k}">${esc(p[k] || "?")}</b>`).join(" · ");
+  return `<div class="sheet-suggest" role="group" aria-label="suggest from your sheet">Your suggestion: ${cards} ` +
+    `<button type="button" data-act="suggest">Suggest</button></div>`;
+}
+
+// The facts as a player reads them: a line per card (where it is, or which hands it is not
+// in, with the envelope's odds), then a line per rule, each deduction once; long lists fold.
+function factsHtml(belief, me) {
+  const groups = belief.fact_groups || (belief.details || {}).fact_groups || null;
+  const cards = groups ? groups.cards : [];
+  const rules = groups ? groups.rules : belief.facts || [];
+  if (!cards.length && !rules.length) return "";
+  const cardLine = ({ card, text }) => {
+    const rest = text.startsWith(`${card}: `) ? text.slice(card.length + 2) : text;
+    return `<li data-card="${esc(card)}"><b>${esc(card)}</b>: ${esc(namedText(rest, me))}</li>`;
+  };
+  const byCard = cards.length ? `<details class="clue-facts fact-cards"${cards.length <= 6 ? " open" : ""}>` +
+    `<summary>Known so far, card by card (${cards.length})</summary><ul class="facts by-card">${cards.map(cardLine).join("")}</ul></details>` : "";
+  const byRule = rules.length ? `<details class="clue-facts fact-rules"><summary>How it was found (${rules.length})</summary>` +
+    `<ul class="facts by-rule">${rules.map((r) => `<li>${esc(namedText(r, me))}</li>`).join("")}</ul></details>` : "";
+  return byCard + byRule;
 }
 
 export function attachHover(el) {
   el.addEventListener("mouseover", (e) => {
     const c = e.target.closest && e.target.closest(".c[data-p]");
     if (!c) return void hideTip();
-    const who = c.dataset.holder === "envelope" ? "The envelope" : c.dataset.holder;
+    const who = c.dataset.holder === "envelope" ? "The envelope" : seatLabel(c.dataset.holder);
     showTip(`${who} holds ${c.dataset.tile}: ${(100 * Number(c.dataset.p)).toFixed(2)}%`, c.getBoundingClientRect());
   });
   el.addEventListener("mouseleave", () => hideTip());

@@ -11,6 +11,7 @@ export function renderReplayStep(ctx) {
   if (!ctx.overlayOn) return;
   renderNotebook(ctx.overlayEl, state, perspective === "all" ? null : ctx.belief, seat, {
     changedBy: ctx.event ? `${describe(ctx.event)} (seq ${ctx.event.seq})` : "",
+    before: ctx.earlier && ctx.earlier.length > 1 ? ctx.earlier[ctx.earlier.length - 2] : null,
     note: perspective === "all" ? "Every card open: nothing is hidden, so there is nothing to infer." : "",
   });
 }

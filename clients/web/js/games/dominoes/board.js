@@ -4,8 +4,8 @@
 
 import { esc } from "../../ui.js";
 import { back, domino, line } from "./draw.js";
-import { ends, parseTile } from "./game.js";
-import { SEAT_NAMES, isPartnership, seatsFrom, sideLabel, sideOf } from "./variants.js";
+import { ends, parseTile } from "./fold.js";
+import { SEAT_NAMES, isPartnership, poolName, seatsFrom, sideLabel, sideOf } from "./variants.js";
 
 const POSITIONS = { 4: ["bottom", "left", "top", "right"], 2: ["bottom", "top"] };
 
@@ -26,14 +26,16 @@ export function scoreboard(state) {
 export function statusText(state, me) {
   const h = state.hand;
   if (state.phase === "finished") {
-    const score = state.sides.map((s) => state.scores[s] ?? 0).join("–");
-    return `Match over: ${sideLabel(state.winner)} won ${score} (${state.sides.join("–")}).`;
+    // the winner's score first: "North won 122–0 (N–S)"
+    const sides = [state.winner, ...state.sides.filter((s) => s !== state.winner)].filter((s) => state.sides.includes(s));
+    const score = sides.map((s) => state.scores[s] ?? 0).join("–");
+    return `Match over: ${sideLabel(state.winner)} won ${score} (${sides.join("–")}).`;
   }
   if (!h) return state.matchId ? "Waiting for the first deal…" : "Waiting for players…";
   if (h.ended) {
     const e = h.ended;
     const who = e.winner ? `${sideLabel(e.winner)} won hand ${e.hand}` : `Hand ${e.hand} tied`;
-    return `${who} (${e.reason === "domino" ? "domino" : "blocked"}), ${e.points} points. Next hand soon…`;
+    return `${who} (${e.reason === "domino" ? "domino" : "blocked"}), ${e.points} point${e.points === 1 ? "" : "s"}. Next hand soon…`;
   }
   if (state.phase === "dealing") return `Dealing hand ${h.number}…`;
   if (h.turn === me) return "Your turn.";
@@ -81,6 +83,14 @@ function seatBox(state, seat, pos, opts) {
     `<div class="passes">${recordsHtml(h, seat)}</div>${tiles}</section>`;
 }
 
+// At a hand's end, the tiles nobody held (left in the boneyard, or never dealt), face up.
+function poolLeftHtml(state) {
+  const pool = state.hand && state.hand.ended ? state.hand.ended.pool || [] : [];
+  if (!pool.length) return "";
+  return `<div class="pool-left" data-pool="${pool.join(" ")}"><span>${esc(poolName(state.rules))}, shown: </span>` +
+    `<div class="hand small revealed">${tilesFace(pool)}</div></div>`;
+}
+
 // opts: {me, bottom, reveal, replay, handHtml, controlsHtml}
 export function renderBoard(el, state, opts) {
   const seats = seatsFrom(state.rules, opts.bottom || state.seats[0]);
@@ -94,7 +104,8 @@ export function renderBoard(el, state, opts) {
     `<div class="board seats-${seats.length}">` +
     (boxes.top || "") + (boxes.left || "") +
     `<div class="center"><div class="line" aria-label="line of play${e.left !== null ? `, ends ${e.left} and ${e.right}` : ""}">${lineHtml}</div>` +
-    `<p class="status" data-phase="${state.phase}" aria-live="polite">${statusText(state, opts.replay ? null : opts.me)}</p></div>` +
+    `<p class="status" data-phase="${state.phase}" aria-live="polite">${statusText(state, opts.replay ? null : opts.me)}</p>` +
+    `${poolLeftHtml(state)}</div>` +
     (boxes.right || "") + (boxes.bottom || "") +
     `</div>` + (opts.controlsHtml || "");
 }

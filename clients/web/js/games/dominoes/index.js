@@ -4,11 +4,11 @@
 
 import { adviceLine } from "./advice.js";
 import { describe } from "./describe.js";
-import { apply, newState } from "./game.js";
+import { apply, newState } from "./fold.js";
 import { liveTable } from "./live.js";
 import { attachHover } from "./overlay.js";
 import { renderReplayStep } from "./replay.js";
-import { DEFAULT_VARIANT, SEATS, SEAT_NAMES, VARIANTS, getVariant, seatsNote } from "./variants.js";
+import { SEATS, SEAT_NAMES } from "./variants.js";
 
 export default {
   game: "dominoes",
@@ -16,10 +16,9 @@ export default {
   // every seat any variant uses (the router checks #table=ID&seat=S against it)
   seats: SEATS,
   seatName: (seat) => SEAT_NAMES[seat] || seat,
-  // the lobby's choices: {name, label, seats (in turn order), seatsNote}
-  variants: Object.values(VARIANTS).map((v) => ({ name: v.name, label: v.label, seats: v.seats, seatsNote: seatsNote(v) })),
-  defaultVariant: DEFAULT_VARIANT,
-  seatsOf: (variant) => getVariant(variant).seats,
+  // the lobby's words for a variant the server lists (who plays whom, its bots)
+  seatsNote: (v) => (v.seats.length === 4 ? "S and N against W and E" : "South against North"),
+  botLabels: { pimc: "pimc (strong, slower)" },
   // the fold: a state with `lastSeq` (the last event's seq) and `phase` ("finished" at the end)
   newState,
   apply,

@@ -1,18 +1,42 @@
 // A live dominoes table for the shell's table view (js/table_view.js): the board, your hand
-// with its legal tiles, the end chooser, Pass / Draw, advice hints, the overlay, and the keys
-// that make moves. The shell owns the connection, the events, the beliefs and the overlay switch.
+// with the tiles the server offers outlined, the end chooser, Pass / Draw, advice hints, the
+// overlay, and the keys that make moves. Every move sent is one of the server's legal moves
+// as it offered it (`ctx.legalMoves()`); the page knows no rule. The shell owns the
+// connection, the events, the beliefs and the overlay switch.
 
 import { getItem, setItem } from "../../store.js";
 import { esc, toast } from "../../ui.js";
 import { renderBoard } from "./board.js";
 import { ADVICE_LABEL, adviceLine, pct, signed, teamWords } from "./advice.js";
 import { domino } from "./draw.js";
-import { legalMoves, mustDraw, mustPass, parseTile } from "./game.js";
+import { parseTile } from "./fold.js";
 import { changedBy } from "./describe.js";
 import { MODELS, behaviourLayerHtml, modelSwitchHtml, renderOracle } from "./overlay.js";
 
-// ctx: {app, me, tableId, boardEl, overlayEl, overlayOn(), askAdvice()}; `app` holds the
-// shell's state: {state, belief, timeline, adviceOn, adviceBusy, advice, conn}.
+// The server's offer for this position, by what the page draws: the plays of each tile (one
+// per end it fits), and the pass or the draw when that is the seat's only move.
+export function offerOf(moves) {
+  const plays = new Map();
+  for (const m of moves) {
+    if (m.kind === "play") plays.set(m.tile, [...(plays.get(m.tile) || []), m]);
+  }
+  return { any: moves.length > 0, plays, pass: moves.find((m) => m.kind === "pass") || null,
+    draw: moves.find((m) => m.kind === "draw") || null };
+}
+
+// Why a tile the server did not offer cannot be played, in the rule's words: on the empty line
+// of a match's first hand only the highest double (else the heaviest tile) may open.
+export function refusalWords(tile, offer, hand) {
+  if (!offer.any) return "Not your turn.";
+  const opening = [...offer.plays.keys()];
+  if (hand && !hand.line.length && hand.number === 1 && opening.length === 1) {
+    return `The first hand opens with the highest double dealt (with no double, the heaviest tile): play ${opening[0]}.`;
+  }
+  return `${tile} is not one of your legal moves now.`;
+}
+
+// ctx: {app, me, tableId, boardEl, overlayEl, overlayOn(), askAdvice(), legalMoves()}; `app`
+// holds the shell's state: {state, belief, timeline, adviceOn, adviceBusy, advice, conn}.
 export function liveTable(ctx) {
   const { app, me, tableId, boardEl, overlayEl } = ctx;
   let focusIdx = 0;
@@ -20,6 +44,7 @@ export function liveTable(ctx) {
   let busy = false;
   let holders = null; // the overlay's holders last drawn (kept while a belief names none)
   let wasMyTurn = false;
+  const offer = () => offerOf(me ? ctx.legalMoves() : []);
   const soundOn = () => getItem("domino-oracle:sound") === "on";
   // The model switch (remembered): "uniform" shows the exact belief alone; a behaviour model
   // adds its estimate (an `odds` request, answered from this seat's own view) under it.
@@ -68,7 +93,7 @@ export function liveTable(ctx) {
   function handHtml() {
     const h = app.state.hand;
     if (!me || !h || !h.hands[me]) return null;
-    const legal = legalMoves(app.state, me);
+    const legal = offer().plays;
     const tiles = h.hands[me];
     const adv = currentAdvice();
     focusIdx = Math.max(0, Math.min(focusIdx, tiles.length - 1));
@@ -107,10 +132,11 @@ export function liveTable(ctx) {
   function controlsHtml() {
     const ov = `<button type="button" class="ov-toggle" aria-pressed="${ctx.overlayOn()}">Oracle overlay (O)</button>`;
     if (!me) return `<div class="controls">${ov}</div>`;
-    const pass = mustPass(app.state, me);
+    const { pass: passMove, draw: drawMove } = offer();
+    const pass = !!passMove;
     const draw = app.state.draws
-      ? `<button type="button" class="draw${mustDraw(app.state, me) ? " urgent" : ""}" ` +
-        `${mustDraw(app.state, me) ? "" : "disabled"} aria-keyshortcuts="D">Draw (D)</button>` : "";
+      ? `<button type="button" class="draw${drawMove ? " urgent" : ""}" ` +
+        `${drawMove ? "" : "disabled"} aria-keyshortcuts="D">Draw (D)</button>` : "";
     const replay = app.state.phase === "finished"
       ? ` <a class="button" href="#replay=${encodeURIComponent(tableId)}&perspective=${me}">Replay this match</a>` : "";
     return `<div class="controls">${draw}<button type="button" class="pass${pass ? " urgent" : ""}" ${pass ? "" : "disabled"}>` +
@@ -120,7 +146,7 @@ export function liveTable(ctx) {
   }
 
   function canAsk() {
-    return app.adviceOn && !app.adviceBusy && legalMoves(app.state, me).size > 0;
+    return app.adviceOn && !app.adviceBusy && offer().plays.size > 0;
   }
 
   function adviceButtonHtml() {
@@ -168,8 +194,7 @@ export function liveTable(ctx) {
       document.activeElement.classList.contains("tile-btn");
     renderBoard(boardEl, app.state, { me, bottom: me || app.state.seats[0], handHtml: handHtml(), controlsHtml: controlsHtml(),
       names: app.info ? app.info.seats : null });
-    const h = app.state.hand;
-    const mine = !!me && app.state.phase === "playing" && h && !h.ended && h.turn === me;
+    const mine = !!me && offer().any;
     document.title = mine ? "▶ Your turn · Domino Oracle" : "Domino Oracle";
     if (mine && !wasMyTurn && soundOn()) beep();
     wasMyTurn = mine;
@@ -253,17 +278,18 @@ export function liveTable(ctx) {
 
   // After an event is folded in: a chooser for a tile no longer playable goes.
   function afterEvent(ev) {
-    if (chooser && !legalMoves(app.state, me).has(chooser)) chooser = null;
+    if (chooser && !offer().plays.has(chooser)) chooser = null;
     render();
     if (ev.type === "hand_ended" || ev.type === "hand_started") renderOverlay();
   }
 
-  async function send(message) {
-    if (busy) return;
+  // One of the server's legal moves, sent back as it offered it.
+  async function send(move) {
+    if (busy || !move) return;
     busy = true;
     chooser = null;
     try {
-      await app.conn.request({ ...message, table_id: tableId });
+      await app.conn.request({ type: "move", table_id: tableId, move });
     } catch (err) {
       toast(`${err.code}: ${err.message}`);
     } finally {
@@ -272,24 +298,23 @@ export function liveTable(ctx) {
     }
   }
 
-  const play = (tile, end) => send({ type: "play", tile, end });
-  const pass = () => mustPass(app.state, me) && send({ type: "pass" });
-  // draw-2: the protocol's `draw` command (docs/web.md: the server's support is to come)
-  const draw = () => mustDraw(app.state, me) && send({ type: "draw" });
+  // The offered play of `tile` on `end` (null: the one that opens the line), if any.
+  const playOf = (tile, end) => (offer().plays.get(tile) || []).find((m) => (m.end ?? null) === end) || null;
+  const play = (tile, end) => send(playOf(tile, end));
+  const pass = () => send(offer().pass);
+  const draw = () => send(offer().draw); // draw-2: nothing fits and the boneyard has tiles
 
   function pick(tile) {
-    const ends = legalMoves(app.state, me).get(tile);
-    if (!ends) {
-      toast(app.state.hand && app.state.hand.turn === me ? `${tile} does not fit either end.` : "Not your turn.");
-      return;
-    }
+    const moves = offer().plays.get(tile);
+    if (!moves) return void toast(refusalWords(tile, offer(), app.state.hand));
     const h = app.state.hand;
-    if (ends.length === 2 && h.line[0][0] === h.line[h.line.length - 1][1]) {
-      play(tile, "right"); // both ends show one number: either end leaves the same position
-    } else if (ends.length === 2) {
-      chooser = tile;
+    if (moves.length > 1 && h && h.line.length && h.line[0][0] === h.line[h.line.length - 1][1]) {
+      // both ends show one number: either end leaves the same position, so no chooser
+      send(moves.find((m) => m.end === "right") || moves[0]);
+    } else if (moves.length > 1) {
+      chooser = tile; // the offered plays of this tile differ by end: the player chooses
       render();
-    } else play(tile, ends[0]);
+    } else send(moves[0]);
   }
 
   // A click in the board; true when it was a move's.
@@ -339,9 +364,8 @@ export function liveTable(ctx) {
     } else if (key === "l" || key === "r") {
       const end = key === "l" ? "left" : "right";
       const tile = chooser || (tiles[focusIdx] && tiles[focusIdx].dataset.tile);
-      const ends = tile && legalMoves(app.state, me).get(tile);
-      if (ends && ends.includes(end)) play(tile, end);
-      else if (ends && ends.length === 1 && ends[0] === null) play(tile, null);
+      if (tile && playOf(tile, end)) play(tile, end);
+      else if (tile && playOf(tile, null)) play(tile, null);
     } else if (key === "p") pass();
     else if (key === "d") draw();
     else if (key === "a") ctx.askAdvice();

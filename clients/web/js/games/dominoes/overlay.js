@@ -5,6 +5,7 @@
 
 import { dealsText, timeline } from "../../timeline.js";
 import { esc, hideTip, showTip } from "../../ui.js";
+import { cellLabel, changedByHtml, changedCells, gistsHtml as sharedGists } from "../odds.js";
 import { SEAT_NAMES, poolName, seatsFrom } from "./variants.js";
 
 const metrics = (window.__metrics = window.__metrics || { overlay: [] });
@@ -37,6 +38,16 @@ export function pct(p) {
 
 // What one cell shows: its classes, text, and (for a hidden tile) p and its shade.
 function cellState(tile, holder, ctx) {
+  const st = cellLook(tile, holder, ctx);
+  const who = holderName(holder, ctx.variant);
+  st.label = st.known === "mine" ? `${tile}, in your hand`
+    : st.known === "played" ? `${tile}, played by ${holderName(st.text, ctx.variant)}`
+    : st.known === "revealed" ? `${who} had ${tile}`
+    : st.p !== undefined ? cellLabel(who, tile, Number(st.p)) : `${who}, ${tile}`;
+  return st;
+}
+
+function cellLook(tile, holder, ctx) {
   const playedBy = ctx.played.get(tile);
   if (ctx.mine.has(tile)) return { cls: "c known mine", text: ctx.maxPip > 6 ? "me" : "you", known: "mine" };
   if (playedBy) return { cls: "c known played", text: playedBy, known: "played" };
@@ -58,7 +69,7 @@ function cellState(tile, holder, ctx) {
 // single Tab stop (roving tabindex: arrows move inside it), so Tab does not walk 28-55 cells.
 function cell(tile, holder, ctx, stop) {
   const st = cellState(tile, holder, ctx);
-  const attrs = `data-tile="${tile}" data-holder="${holder}" tabindex="${tile === stop ? 0 : -1}"` +
+  const attrs = `data-tile="${tile}" data-holder="${holder}" tabindex="${tile === stop ? 0 : -1}" role="img" aria-label="${esc(st.label)}"` +
     (st.known ? ` data-known="${st.known}"` : "") +
     (st.p !== undefined ? ` data-p="${st.p}" style="background:${st.bg}"` : "");
   return `<div class="${st.cls}" ${attrs}>${st.text}</div>`;
@@ -69,6 +80,7 @@ function cell(tile, holder, ctx, stop) {
 function updateCell(el, st) {
   if (el.className !== st.cls) el.className = st.cls;
   if (el.textContent !== st.text) el.textContent = st.text;
+  if (el.getAttribute("aria-label") !== st.label) el.setAttribute("aria-label", st.label);
   if (st.known) el.dataset.known = st.known;
   else if (el.dataset.known !== undefined) delete el.dataset.known;
   if (st.p !== undefined) {
@@ -84,7 +96,7 @@ function updateCell(el, st) {
 
 function triangle(holder, ctx, stop) {
   const n = ctx.maxPip + 1;
-  let html = `<div class="tri${ctx.maxPip > 6 ? " big" : ""}" style="--n:${n + 1}"><div class="h corner">lo\\hi</div>`;
+  let html = `<div class="tri${ctx.maxPip > 6 ? " big" : ""}" style="--n:${n + 1}"><div class="h corner" title="row: the lower number; column: the higher" aria-hidden="true"></div>`;
   for (let c = 0; c < n; c++) html += `<div class="h">${c}</div>`;
   for (let r = 0; r < n; r++) {
     html += `<div class="h">${r}</div>`;
@@ -107,9 +119,9 @@ export const tilesWord = (n) => `${n} tile${n === 1 ? "" : "s"}`;
 
 // A holder in one line, strongest inferences first: "West: 6 tiles, has 5-5 for sure, can't
 // have 3s, 4s; most likely 5-6 (62%)". From the belief's column alone (hidden tiles only).
-export function gistText(name, column, count, maxPip) {
+export function gistText(name, column, count, maxPip, word = tilesWord) {
   const tiles = Object.entries(column || {});
-  const parts = count != null ? [tilesWord(count)] : [];
+  const parts = count != null ? [word(count)] : [];
   const sure = tiles.filter(([, p]) => p === 1).map(([t]) => t);
   if (sure.length) parts.push(`has ${sure.join(", ")} for sure`);
   const voids = [];
@@ -130,11 +142,10 @@ export function gistText(name, column, count, maxPip) {
 function gistsHtml(ctx) {
   const belief = ctx.belief;
   if (!belief || !belief.marginals || handOver(ctx)) return "";
-  const items = ctx.holders.filter((h) => belief.marginals[h]).map((h) => {
-    const text = gistText(holderName(h, ctx.variant), belief.marginals[h], (belief.remaining || {})[h], ctx.maxPip);
-    return `<li data-holder="${esc(h)}" title="${esc(text)}">${esc(text)}</li>`;
-  });
-  return items.length ? `<ul class="gists" aria-label="each holder in a line">${items.join("")}</ul>` : "";
+  return sharedGists(ctx.holders.filter((h) => belief.marginals[h]).map((h) => ({
+    holder: h,
+    text: gistText(holderName(h, ctx.variant), belief.marginals[h], (belief.remaining || {})[h], ctx.maxPip),
+  })));
 }
 
 // Whether the overlay shows a hand that is over (every tile shown: nothing left to infer).
@@ -151,9 +162,7 @@ function headHtml(belief, ctx) {
     ? `<p class="deals">The hand is over: every hand is shown, so nothing is hidden. The tiles each player kept are marked \u201chad\u201d.</p>`
     : "";
   // always one line (empty when nothing moved), so the grids below never jump under the pointer
-  const changed = over ? "" : ctx.changedBy && ctx.changed && ctx.changed.size
-    ? `<p class="changed-by"><span class="sw changed"></span>Outlined: changed after <b>${esc(ctx.changedBy)}</b></p>`
-    : `<p class="changed-by" aria-hidden="true">&nbsp;</p>`;
+  const changed = over ? "" : changedByHtml(ctx.changedBy, ctx.changed);
   const details = belief && !over
     ? `<details class="ov-details"${ctx.detailsOpen ? " open" : ""}><summary>Details</summary>` +
       `<p class="deals">${dealsText(belief)}</p><p class="muted">Belief after seq ${belief.seq}. ${DETAILS_NOTE}</p></details>`
@@ -227,7 +236,7 @@ export function renderOverlay(el, ctx) {
   void el.offsetHeight; // flush layout owed by earlier changes (the board), not timed here
   const t0 = performance.now();
   const belief = ctx.belief;
-  ctx = { ...ctx, changed: changedCells(el, ctx), detailsOpen: !!el._detailsOpen, helpOpen: !!el._helpOpen };
+  ctx = { ...ctx, changed: changedCells(el, belief, ctx.before), detailsOpen: !!el._detailsOpen, helpOpen: !!el._helpOpen };
   const full = { ...ctx, marginals: (belief && belief.marginals) || {} };
   const remaining = (belief && belief.remaining) || {};
   const layout = `${ctx.maxPip}:${ctx.holders.join(",")}`;
@@ -246,34 +255,6 @@ export function renderOverlay(el, ctx) {
   el._ctx = full;
   if (el._refreshFocused) el._refreshFocused(); // a focused cell's split: the new numbers
   return ms;
-}
-
-// A cell is outlined when its probability moved by this much (3 points): smaller shifts touch
-// nearly every cell after any play and would drown the ones that matter.
-const CHANGED = 0.03;
-
-// The cells whose probability moved (by CHANGED or more) with the last belief: against
-// `ctx.before` when given (the replay's previous step), else the belief this element showed
-// before the current one (same hand only).
-function changedCells(el, ctx) {
-  const belief = ctx.belief;
-  const now = belief && belief.marginals ? belief.marginals : null;
-  if (belief && belief.seq !== el._seqNow) {
-    el._basis = el._seqNow !== undefined ? { hand: el._handNow, marginals: el._marginalsNow } : null;
-    el._seqNow = belief.seq;
-    el._handNow = belief.hand;
-    el._marginalsNow = now;
-  }
-  const basis = ctx.before !== undefined ? ctx.before : el._basis;
-  const out = new Set();
-  if (!now || !basis || !basis.marginals || basis.hand !== belief.hand) return out;
-  for (const [holder, column] of Object.entries(now)) {
-    const old = basis.marginals[holder] || {};
-    for (const [tile, p] of Object.entries(column)) {
-      if (old[tile] !== undefined && Math.abs(old[tile] - p) >= CHANGED) out.add(`${holder}|${tile}`);
-    }
-  }
-  return out;
 }
 
 // The arrow keys' neighbour of a cell in its triangle (row = low, column = high), or null.
@@ -443,7 +424,7 @@ function layerCell(tile, holder, odds) {
 
 function layerTriangle(holder, odds, maxPip) {
   const n = maxPip + 1;
-  let html = `<div class="tri${maxPip > 6 ? " big" : ""}" style="--n:${n + 1}"><div class="h corner">lo\\hi</div>`;
+  let html = `<div class="tri${maxPip > 6 ? " big" : ""}" style="--n:${n + 1}"><div class="h corner" title="row: the lower number; column: the higher" aria-hidden="true"></div>`;
   for (let c = 0; c < n; c++) html += `<div class="h">${c}</div>`;
   for (let r = 0; r < n; r++) {
     html += `<div class="h">${r}</div>`;

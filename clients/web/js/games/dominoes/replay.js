@@ -83,8 +83,9 @@ async function fetchOdds(key, ctx) {
     const r = await fetch(url);
     const body = await r.json();
     if (r.ok) layer.cache.set(key, body);
-    else layer.errors.set(key, r.status === 503 ? "The odds workers are busy: retrying…" : body.error || `HTTP ${r.status}`);
-    if (r.status === 503) { // busy: ask again in a second (once), not at once
+    const later = r.status === 503 || r.status === 429; // busy, or this address's turn
+    if (!r.ok) layer.errors.set(key, later ? "The odds workers are busy: retrying…" : body.error || `HTTP ${r.status}`);
+    if (later) { // ask again in a second (once), not at once
       setTimeout(() => {
         layer.errors.delete(key);
         if (layer.last && keyOf(layer.last) === key) renderLayer(layer.last);

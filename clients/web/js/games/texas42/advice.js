@@ -1,21 +1,28 @@
 // Texas 42's advice on the page: the bidding oracle's table (seed 003) for a bid or the trump,
 // the ranked plays for a play; the same drawing at a live table and in the replay viewer.
-// Every figure is shown with what it is: the completion model and the evaluator.
+// Every figure is shown with what it is, in words; the oracle's own labels (completion model,
+// evaluators) are under "Technical labels".
 
 import { esc } from "../../ui.js";
 import { bidWords } from "./describe.js";
-import { BIDS, SEAT_NAMES, trumpWords } from "./rules.js";
+import { SEAT_NAMES, trumpWords } from "./words.js";
 
 const pct = (p) => `${Math.round(p * 100)}%`;
 const ci = (pair) => `[${pct(pair[0])}–${pct(pair[1])}]`;
 const num = (x, d = 1) => (x == null ? "–" : Number(x).toFixed(d));
 
-// The oracle's table: one row per trump (the recommended one first and marked), one column
-// per bid level; each cell P_upper [95% interval] over P_lower; the score's mean and quantiles.
+// The oracle's table in a player's words: one row per trump (the recommended one first and
+// marked), one column per bid level; each cell the chance to make that bid with every hand
+// open (double-dummy) with its 95% interval, and under it the chance with simple (greedy)
+// play against defenders who see every hand; the average points and their usual range. The
+// oracle's own labels (models, evaluators, stopping rule) are one click away, under
+// "Technical labels". The data attributes keep the payload's figures for the tests.
 export function oracleHtml(advice, opts = {}) {
   const o = advice.oracle;
   if (!o) return `<p class="muted">${esc(advice.note || "The oracle has no table for this position.")}</p>`;
-  const levels = (opts.levels || BIDS).map(String);
+  // the bid levels the oracle's table has (30 ... 42, 84), in order
+  const levels = (opts.levels || Object.keys(o.cells[o.trump] || Object.values(o.cells)[0] || {})
+    .map(Number).sort((a, b) => a - b)).map(String);
   const trumps = Object.keys(o.cells).sort((a, b) => (a === o.trump ? -1 : b === o.trump ? 1 : o.score_means[b] - o.score_means[a]));
   const mark = opts.bid ? String(opts.bid) : null;
   const head = levels.map((k) => `<th scope="col" class="${k === mark ? "played" : ""}">${esc(bidWords(Number(k)))}</th>`).join("");
@@ -25,23 +32,30 @@ export function oracleHtml(advice, opts = {}) {
     const cells = levels.map((k) => {
       const c = row[k];
       const gap = c.fusion_gap > 0.2 ? " big-gap" : "";
+      const words = `${bidWords(Number(k))} with ${trumpWords(t)}: ${pct(c.P_dd)} with every hand open ${ci(c.P_dd_CI)}, ` +
+        `${pct(c.P_greedy)} with simple play against defenders who see every hand`;
       return `<td class="cell${gap}${k === mark && t === o.trump ? " played" : ""}" data-trump="${esc(t)}" data-bid="${k}" ` +
-        `data-p-upper="${c.P_upper}" data-p-lower="${c.P_lower}" ` +
-        `title="P_upper ${pct(c.P_upper)} ${ci(c.P_upper_CI)}; P_lower ${pct(c.P_lower)}; fusion gap ${pct(c.fusion_gap)}">` +
-        `<b>${pct(c.P_upper)}</b><small>${ci(c.P_upper_CI)}</small><span class="lower">${pct(c.P_lower)}</span></td>`;
+        `data-p-dd="${c.P_dd}" data-p-greedy="${c.P_greedy}" title="${esc(words)}" aria-label="${esc(words)}">` +
+        `<b>${pct(c.P_dd)}</b><small>${ci(c.P_dd_CI)}</small><span class="lower">${pct(c.P_greedy)}</span></td>`;
     }).join("");
     return `<tr class="${t === o.trump ? "chosen" : ""}" data-trump="${esc(t)}"><th scope="row">${t === o.trump ? "★ " : ""}${esc(trumpWords(t))}` +
-      `${c30.strategy_stable ? "" : ` <span class="flag" title="${esc(c30.flags.join("; "))}">unstable</span>`}</th>` +
-      `<td class="score">${num(c30.score_mean)} <small>q5 ${c30.score_q5} · q50 ${c30.score_q50} · q95 ${c30.score_q95}</small></td>${cells}</tr>`;
+      `${c30.strategy_stable ? "" : ` <span class="flag" title="the best way to play it changes from deal to deal">unsteady</span>`}</th>` +
+      `<td class="score">${num(c30.score_mean)} <small>usually ${c30.score_q5}–${c30.score_q95}</small></td>${cells}</tr>`;
   }).join("");
-  return `<p class="oracle-summary">Name <b data-trump="${esc(o.trump)}">${esc(trumpWords(o.trump))}</b>: it has the highest mean score ` +
-    `(${num(o.max_trump_E_score)} of 42, trump chosen before averaging). Letting the oracle pick trump per deal would claim ` +
-    `${num(o.E_max_trump_score)} — never the value of a bid.</p>` +
-    `<div class="scroll"><table class="oracle-table" data-n="${o.N}"><thead><tr><th scope="col">Trump</th><th scope="col">Mean score</th>${head}</tr></thead>` +
+  const technical = [o.completion_model, o.evaluator, o.lower_evaluator, o.note, advice.label].filter(Boolean);
+  return `<p class="oracle-summary">Name <b data-trump="${esc(o.trump)}">${esc(trumpWords(o.trump))}</b>: with it your side ` +
+    `takes <b>${num(o.max_trump_E_score)}</b> of the 42 points on average, over ${o.N} deals that fit your hand.</p>` +
+    `<div class="scroll"><table class="oracle-table" data-n="${o.N}"><caption class="muted">Your chance to make each bid</caption>` +
+    `<thead><tr><th scope="col">Trump</th><th scope="col">Points (average)</th>${head}</tr></thead>` +
     `<tbody>${rows}</tbody></table></div>` +
-    `<p class="muted oracle-legend">Each cell: <b>P<sub>upper</sub>(make)</b> [95% Wilson interval] and, below, P<sub>lower</sub>. ` +
-    `N = ${o.N} completions (stopped: ${esc(o.stopped)}). Completions: <i>${esc(o.completion_model)}</i>. ` +
-    `Upper: <i>${esc(o.evaluator)}</i>. Lower: <i>${esc(o.lower_evaluator)}</i>. ${esc(o.note)}.</p>`;
+    `<p class="muted oracle-legend">Each cell: <b>the chance to make the bid</b> if all four hands were open and everyone ` +
+    `played perfectly, its 95% interval, and under it, in brown, the chance when your side plays the simple way ` +
+    `against defenders who see every hand. Measured against played-out hands, the first overstates a real ` +
+    `chance (by about 20–30 points mid-range) and the second understates it: real play lay between them, though ` +
+    `neither is a bound. The bids so far are not used.</p>` +
+    `<details class="technical"><summary>Technical labels</summary><p class="muted">N = ${o.N} completions (stopped: ${esc(o.stopped)}). ` +
+    `Letting the oracle pick trump per deal would claim ${num(o.E_max_trump_score)} points: never the value of a bid.</p>` +
+    `<ul class="muted">${technical.map((t) => `<li>${esc(t)}</li>`).join("")}</ul></details>`;
 }
 
 // The ranked plays: "★ 6-4: your team 33.5 points [23–44], bid made in 67% of 6 deals".
@@ -61,8 +75,10 @@ export function playsHtml(advice, played = null) {
 export function adviceHtml(advice, opts = {}) {
   const kind = advice.kind;
   const body = kind === "play" ? playsHtml(advice, opts.played) : oracleHtml(advice, opts);
-  const what = kind === "bid" ? "Bidding oracle" : kind === "trump" ? "Trump oracle" : "Play advice";
-  return `<p class="advice-label"><b>${what}</b> · <span class="label">${esc(advice.label)}</span></p>${body}`;
+  const what = kind === "bid" ? "Bidding advice" : kind === "trump" ? "Which trump to name" : "Play advice";
+  // the oracle's label is among its technical labels; the plays' label is in words already
+  const label = kind === "play" ? ` · <span class="label">${esc(advice.label)}</span>` : "";
+  return `<p class="advice-label"><b>${what}</b>${label}</p>${body}`;
 }
 
 // The replay's verdict on the move shown, in words (and for the move list).
@@ -79,9 +95,10 @@ export function verdictWords(r) {
   if (r.played.kind === "trump") {
     return r.rank === 1 ? `✓ the oracle's trump` : `named ${trumpWords(r.played.trump)}; the oracle ranks it ${r.rank} of 9 (it names ${trumpWords(a.oracle.trump)})`;
   }
-  if (r.played.kind === "pass") return `passed (oracle: P_upper(make 30) with ${trumpWords(a.oracle.trump)} ${pct(a.oracle.cells[a.oracle.trump]["30"].P_upper)})`;
+  if (r.played.kind === "pass") return `passed (the chance to make 30 with ${trumpWords(a.oracle.trump)}: ${pct(a.oracle.cells[a.oracle.trump]["30"].P_dd)} with every hand open)`;
   const c = r.cell;
-  return c ? `bid ${bidWords(r.played.bid)}: P_upper(make) ${pct(c.P_upper)} ${ci(c.P_upper_CI)}, P_lower ${pct(c.P_lower)} with ${trumpWords(r.trump)}` : "";
+  return c ? `bid ${bidWords(r.played.bid)}: the chance to make it ${pct(c.P_dd)} ${ci(c.P_dd_CI)} with every hand open, ` +
+    `${pct(c.P_greedy)} with simple play, with ${trumpWords(r.trump)}` : "";
 }
 
 // The replay viewer's advisor panel for one move (js/replay_view.js calls this when present).

@@ -3,8 +3,9 @@
 
 import { esc } from "../../ui.js";
 import { domino } from "../dominoes/draw.js";
-import { bidWords } from "./describe.js";
-import { SEAT_NAMES, ledSuit, ledWords, parseTile, toAct, trumpWords } from "./rules.js";
+import { bidWords, pointsWord } from "./describe.js";
+import { turnOf } from "./fold.js";
+import { SEAT_NAMES, dominoesWord, ledSuit, ledWords, parseTile, trumpWords } from "./words.js";
 
 const STYLE = `
 .t42 { display: grid; grid-template-columns: 1fr 2fr 1fr; grid-template-rows: auto auto auto; gap: 8px; align-items: center; }
@@ -19,9 +20,12 @@ const STYLE = `
 .t42-box { display: flex; flex-wrap: wrap; gap: 4px; margin: 6px 0; }
 .t42-box button[disabled] { opacity: .35; }
 .t42 .tile-btn.legal { outline: 2px solid #2a7; }
-.t42-ov .scroll { overflow-x: auto; max-width: 100%; }
-.t42-ov table { border-collapse: collapse; font-size: 12px; } .t42-ov td, .t42-ov th { padding: 2px 4px; border: 1px solid #8883; }
-.t42-ov th.count { color: #b60; } .t42-ov th.trump { color: #27a; }
+.t42-odds { border-collapse: collapse; font-size: 0.8rem; width: 100%; max-width: 26rem; table-layout: fixed; }
+.t42-odds td, .t42-odds th { padding: 2px 4px; border: 1px solid #8883; text-align: center; white-space: nowrap; }
+.t42-odds tr.group th { text-align: left; background: #eef0f6; font-weight: 700; }
+.t42-odds th.tile { text-align: left; } .t42-odds th.tile small { color: #8a5a00; }
+.t42-odds th.tile.count { color: #8a5a00; } .t42-odds th.tile.trump { color: #1d4ed8; }
+.t42-odds td.c.changed { box-shadow: inset 0 0 0 2px #ea580c; }
 .oracle-table { border-collapse: collapse; font-size: 0.78rem; }
 .oracle-table th, .oracle-table td { border: 1px solid #c7cdea; padding: 0.15rem 0.3rem; text-align: center; }
 .oracle-table td.cell small, .oracle-table td.score small { display: block; color: #555; }
@@ -51,8 +55,8 @@ function seatBox(state, seat, pos, opts) {
   const bidText = bid ? (bid[1] ? `bid ${bidWords(bid[1])}` : "passed") : "";
   const shown = opts.reveal && opts.revealHands && opts.revealHands[seat];
   const tiles = seat === opts.me || !shown ? "" : `<div class="hand">${shown.map(tileSvg).join("")}</div>`;
-  const acting = toAct(state) === seat;
-  const count = state.counts[seat] != null ? `${state.counts[seat]} dominoes` : "";
+  const acting = turnOf(state) === seat;
+  const count = state.counts[seat] != null ? dominoesWord(state.counts[seat]) : "";
   return `<div class="seat ${pos}${acting ? " to-act" : ""}" data-seat="${seat}"><b>${esc(SEAT_NAMES[seat])}</b>` +
     `${name !== SEAT_NAMES[seat] ? ` <span class="muted">${esc(typeof name === "string" ? name : "")}</span>` : ""}` +
     `<div class="muted">${count}${bidText ? ` · ${bidText}` : ""}${state.bidder === seat && state.trump ? " · bidder" : ""}` +
@@ -66,7 +70,7 @@ function trickHtml(state) {
     `<div class="played" data-seat="${seat}" data-tile="${tile}" style="grid-area: ${slot[posOf(state, seat)]}">${tileSvg(tile)}</div>`).join("");
   let led = "";
   if (state.trick.length && state.trump) led = `led: ${ledWords(ledSuit(state.trick[0][1], state.trump), state.trump)}`;
-  else if (state.lastTrick) led = `${SEAT_NAMES[state.lastTrick.winner]} took the last trick (${state.lastTrick.points})`;
+  else if (state.lastTrick) led = `${SEAT_NAMES[state.lastTrick.winner]} took the last trick (${pointsWord(state.lastTrick.points)})`;
   return `<div class="trick" aria-label="the trick">${cells}<div class="led" style="grid-area: 2 / 2">${esc(led)}</div></div>`;
 }
 
@@ -88,7 +92,7 @@ export function infoHtml(state) {
   }
   if (state.phase === "playing" || state.tricksPlayed) {
     const team = (t) => `${t} ${state.tricks[t]} trick${state.tricks[t] === 1 ? "" : "s"} + ` +
-      `${state.points[t] - state.tricks[t]} count = ${state.points[t]} pts`;
+      `${state.points[t] - state.tricks[t]} count = ${pointsWord(state.points[t])}`;
     parts.push(`<span class="taken">Taken this hand: ${team("NS")} · ${team("EW")}</span>`);
   }
   if (state.lastHand && state.phase !== "playing") {

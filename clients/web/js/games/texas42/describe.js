@@ -1,6 +1,6 @@
 // A Texas 42 event in words: the move log and the replay's step line.
 
-import { trumpWords } from "./rules.js";
+import { trumpWords } from "./words.js";
 
 export function describe(ev) {
   switch (ev.type) {
@@ -11,14 +11,19 @@ export function describe(ev) {
     case "bid": return ev.bid ? `${ev.seat} bids ${bidWords(ev.bid)}` : `${ev.seat} passes`;
     case "trump_named": return `${ev.seat} names trump: ${trumpWords(ev.trump)}`;
     case "played": return `${ev.seat} plays ${ev.tile}`;
-    case "trick_won": return `${ev.seat} takes trick ${ev.trick} (${ev.points} points)`;
+    case "trick_won": return `${ev.seat} takes trick ${ev.trick} (${pointsWord(ev.points)})`;
     case "hand_ended":
       if (ev.outcome === "redeal") return `hand ${ev.hand}: everyone passed, redeal`;
       return `hand ${ev.hand}: ${ev.bidder} bid ${bidWords(ev.bid)} : ${ev.outcome === "made" ? "made" : "set"} ` +
         `(NS ${ev.points.NS}, EW ${ev.points.EW} points)`;
-    case "match_ended": return `match over: ${ev.winner} wins ${ev.totals.NS}–${ev.totals.EW}`;
+    case "match_ended": { // the winner's score first
+      const loser = ev.winner === "NS" ? "EW" : "NS";
+      return `match over: ${ev.winner} wins ${ev.totals[ev.winner]}–${ev.totals[loser]}`;
+    }
     default: return ev.type;
   }
 }
+
+export const pointsWord = (n) => `${n} point${n === 1 ? "" : "s"}`;
 
 export const bidWords = (bid) => (bid === 84 ? "84 (2 marks)" : bid === 42 ? "42 (1 mark)" : String(bid));

@@ -3,26 +3,18 @@
 
 import { replayAdviceHtml, verdictWords } from "./advice.js";
 import { describe } from "./describe.js";
-import { apply, newState } from "./game.js";
+import { apply, newState } from "./fold.js";
 import { liveTable } from "./live.js";
 import { attachHover } from "./overlay.js";
 import { renderReplayStep } from "./replay.js";
-import { SEATS, SEAT_NAMES } from "./rules.js";
-
-// texas-42's options (the dealer must bid, nello) come from list_variants as checkboxes; the
-// old name texas-42-dealer-bids is kept by the server for old logs, not offered here.
-const VARIANTS = [
-  { name: "texas-42", label: "Texas 42", seats: SEATS, seatsNote: "two teams: North-South, East-West" },
-];
+import { SEATS, SEAT_NAMES } from "./words.js";
 
 export default {
   game: "texas42",
   title: "Texas 42",
   seats: SEATS,
   seatName: (seat) => SEAT_NAMES[seat] || seat,
-  variants: VARIANTS,
-  defaultVariant: "texas-42",
-  seatsOf: () => SEATS,
+  seatsNote: () => "two teams: North-South, East-West",
   newState,
   apply,
   describe,

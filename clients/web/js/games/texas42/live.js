@@ -1,41 +1,49 @@
-// A live Texas 42 table for the shell's table view: the board, your hand (legal dominoes
-// outlined), the bidding box on your bid, the trump choice when you won the bid, the overlay.
-// Moves go to the server as the generic `move` message.
+// A live Texas 42 table for the shell's table view: the board, your hand (the dominoes the
+// server offers outlined), the bidding box with the bids it offers, the trumps it offers when
+// you won the bid, the overlay. Each move goes back as the server offered it (`move`).
 
-import { toast } from "../../ui.js";
+import { esc, toast } from "../../ui.js";
 import { moveSender } from "../move_sender.js";
 import { adviceHtml } from "./advice.js";
 import { renderBoard, tileSvg } from "./board.js";
 import { bidWords, describe } from "./describe.js";
-import { renderOracle } from "./overlay.js";
-import { legalBids, legalTiles, toAct, trumpChoices, trumpWords } from "./rules.js";
+import { getItem, setItem } from "../../store.js";
+import { BID_MODEL, renderOracle } from "./overlay.js";
+import { trumpWords } from "./words.js";
 
 export function liveTable(ctx) {
   const { app, me, tableId, boardEl, overlayEl } = ctx;
 
-  const myTurn = () => !!me && toAct(app.state) === me;
+  // the server's legal moves for this seat now, by kind (each sent back as it is)
+  const offered = () => (me ? ctx.legalMoves() : []);
+  const ofKind = (...kinds) => offered().filter((m) => kinds.includes(m.kind));
+  const myTurn = () => offered().length > 0;
+  // a move button carries its payload, so a click sends exactly what was offered
+  const moveAttr = (m) => `data-move="${esc(JSON.stringify(m))}"`;
 
   function handHtml() {
     const tiles = me && app.state.hands[me];
     if (!tiles) return "";
-    const legal = app.state.phase === "playing" && myTurn() ? legalTiles(app.state, me) : new Set();
-    return `<div class="hand mine" role="toolbar" aria-label="your dominoes">` + tiles.map((t) =>
-      `<button type="button" class="tile-btn${legal.has(t) ? " legal" : ""}" data-tile="${t}" data-legal="${legal.has(t)}" ` +
-      `aria-label="${t}${legal.has(t) ? ", playable" : ""}">${tileSvg(t)}</button>`).join("") + `</div>`;
+    const plays = new Map(ofKind("play").map((m) => [m.tile, m]));
+    return `<div class="hand mine" role="toolbar" aria-label="your dominoes">` + tiles.map((t) => {
+      const m = plays.get(t);
+      return `<button type="button" class="tile-btn${m ? " legal" : ""}" data-tile="${t}" data-legal="${!!m}" ` +
+        `${m ? moveAttr(m) : ""} aria-label="${t}${m ? ", playable" : ""}">${tileSvg(t)}</button>`;
+    }).join("") + `</div>`;
   }
 
   function controlsHtml() {
-    const ov = `<button type="button" class="ov-toggle" aria-pressed="${ctx.overlayOn()}">Oracle overlay (O)</button>`;
+    const ov = `<button type="button" class="ov-toggle" aria-pressed="${ctx.overlayOn()}">The odds (O)</button>`;
     let box = "";
-    if (myTurn() && app.state.phase === "bidding") {
-      const ok = new Set(legalBids(app.state, me));
-      box = `<div class="t42-box bidding-box" role="group" aria-label="your bid">` +
-        `<button type="button" data-bid="0" ${ok.has(0) ? "" : "disabled"}>Pass</button>` +
-        [30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 84].map((b) =>
-          `<button type="button" data-bid="${b}" ${ok.has(b) ? "" : "disabled"}>${bidWords(b)}</button>`).join("") + `</div>`;
-    } else if (myTurn() && app.state.phase === "trump") {
-      box = `<div class="t42-box trump-choice" role="group" aria-label="name trump">` +
-        trumpChoices(app.state).map((t) => `<button type="button" data-trump="${t}">${trumpWords(t)}</button>`).join("") + `</div>`;
+    const bids = ofKind("bid", "pass");
+    const trumps = ofKind("trump");
+    if (bids.length) {
+      box = `<div class="t42-box bidding-box" role="group" aria-label="your bid">` + bids.map((m) =>
+        `<button type="button" data-bid="${m.kind === "pass" ? 0 : m.bid}" ${moveAttr(m)}>` +
+        `${m.kind === "pass" ? "Pass" : bidWords(m.bid)}</button>`).join("") + `</div>`;
+    } else if (trumps.length) {
+      box = `<div class="t42-box trump-choice" role="group" aria-label="name trump">` + trumps.map((m) =>
+        `<button type="button" data-trump="${esc(m.trump)}" ${moveAttr(m)}>${esc(trumpWords(m.trump))}</button>`).join("") + `</div>`;
     }
     const replay = app.state.phase === "finished" && me
       ? ` <a class="button" href="#replay=${encodeURIComponent(tableId)}&perspective=${me}&game=texas42">Replay this match</a>` : "";
@@ -44,8 +52,7 @@ export function liveTable(ctx) {
 
   // Advice (a table created with advice on): the oracle's table while bidding or naming
   // trump, the ranked plays while playing; shown until the table moves on.
-  const canAdvise = () => !!me && app.adviceOn && !app.adviceBusy && myTurn() &&
-    ["bidding", "trump", "playing"].includes(app.state.phase);
+  const canAdvise = () => !!me && app.adviceOn && !app.adviceBusy && myTurn();
 
   function currentAdvice() {
     const adv = app.advice;
@@ -72,13 +79,65 @@ export function liveTable(ctx) {
     document.title = myTurn() ? "▶ Your turn · Domino Oracle" : "Domino Oracle";
   }
 
+  // The layer shown: the exact belief, or the bid-aware estimate asked for once per belief seq.
+  const layer = { model: getItem("domino-oracle:t42-model") === BID_MODEL ? BID_MODEL : "uniform",
+    odds: null, pending: false, error: "", askedSeq: -1, retries: 0, retriedSeq: -1 };
+  const RETRIES = 5;
+  const RETRY_MS = 3000;
+
+  function askOdds() {
+    const belief = app.belief;
+    if (layer.model !== BID_MODEL || layer.pending || !app.conn || !belief) return;
+    if (!belief.marginals || !Object.keys(belief.marginals).length || belief.seq <= layer.askedSeq) return;
+    if (belief.seq !== layer.retriedSeq) {
+      layer.retriedSeq = belief.seq;
+      layer.retries = 0;
+    }
+    layer.pending = true;
+    layer.askedSeq = belief.seq;
+    app.conn.request({ type: "odds", table_id: tableId, model: BID_MODEL }).then((answer) => {
+      layer.odds = answer;
+      layer.error = "";
+    }, (err) => {
+      const retry = err.code === "busy" && layer.retries < RETRIES;
+      layer.error = retry ? "The odds workers are busy: asking again in a moment…"
+        : err.code === "busy" ? "The odds workers are busy: the next move will ask again."
+          : `${err.code}: ${err.message}`;
+      if (retry) {  // the position may stay (your turn): ask again, a few times, spaced
+        layer.retries += 1;
+        setTimeout(() => {
+          if (app.belief && layer.askedSeq === app.belief.seq) layer.askedSeq = -1;
+          renderOverlay();
+        }, RETRY_MS);
+      }
+    }).finally(() => {
+      layer.pending = false;
+      renderOverlay();
+    });
+  }
+
   function renderOverlay() {
     if (!ctx.overlayOn()) return;
     const ev = app.belief && app.events[app.belief.seq - 1];
-    renderOracle(overlayEl, app.state, app.belief, me, { changedBy: ev ? `${describe(ev)} (seq ${ev.seq})` : "" });
+    const fresh = layer.odds && app.belief && layer.odds.seq === app.belief.seq ? layer.odds : null;
+    renderOracle(overlayEl, app.state, app.belief, me, { changedBy: ev ? `${describe(ev)} (seq ${ev.seq})` : "",
+      layer: { ...layer, odds: fresh } });
     overlayEl.dataset.seq = app.belief ? app.belief.seq : 0;
     overlayEl.dataset.observer = me || "spectator";
+    overlayEl.dataset.model = layer.model;
+    askOdds();
   }
+
+  overlayEl.addEventListener("click", (e) => {
+    const b = e.target.closest(".ov-model [data-model]");
+    if (!b || b.dataset.model === layer.model) return;
+    layer.model = b.dataset.model === BID_MODEL ? BID_MODEL : "uniform";
+    layer.odds = null;
+    layer.error = "";
+    layer.askedSeq = -1;
+    setItem("domino-oracle:t42-model", layer.model);
+    renderOverlay();
+  });
 
   function afterEvent(ev) {
     render();
@@ -89,20 +148,12 @@ export function liveTable(ctx) {
 
   function onClick(e) {
     if (e.target.closest("button.advise")) return void ctx.askAdvice() || true;
-    const bid = e.target.closest("button[data-bid]");
-    if (bid) {
-      const n = Number(bid.dataset.bid);
-      return void send(n ? { kind: "bid", bid: n } : { kind: "pass" }) || true;
-    }
-    const trump = e.target.closest("button[data-trump]");
-    if (trump) return void send({ kind: "trump", trump: trump.dataset.trump }) || true;
+    const offer = e.target.closest("[data-move]");
+    if (offer) return void send(JSON.parse(offer.dataset.move)) || true;
     const tile = e.target.closest(".tile-btn");
     if (tile) {
-      if (tile.dataset.legal !== "true") {
-        toast(myTurn() ? `${tile.dataset.tile} does not follow the led suit.` : "Not your turn.");
-        return true;
-      }
-      return void send({ kind: "play", tile: tile.dataset.tile }) || true;
+      toast(myTurn() ? `${tile.dataset.tile} is not one of your legal moves now.` : "Not your turn.");
+      return true;
     }
     return false;
   }

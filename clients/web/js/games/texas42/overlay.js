@@ -1,9 +1,14 @@
-// The oracle overlay for Texas 42: for each other seat, the exact probability that it holds
-// each unseen domino (count dominoes first, then trumps, then the rest), the facts in words,
-// and the model the numbers assume.
+// The odds overlay for Texas 42: one line per other seat ("West: 5 dominoes, has 6-6 for
+// sure, can't have 3s; about 1.4 trumps; most likely 5-5 (62%)"), then one row per unseen
+// domino (count dominoes, then trumps, then the rest, each group under its heading) with one
+// column per seat: a narrow table that fits the panel on a desktop and on a phone. Figures
+// that moved with the last move are outlined and the move named; the figures' accuracy and
+// the model they assume are said in words.
 
 import { esc, hideTip, showTip } from "../../ui.js";
-import { SEAT_NAMES, countOf, isTrump } from "./rules.js";
+import { gistText } from "../dominoes/overlay.js";
+import { accuracyWords, cellLabel, changedByHtml, changedCells, gistsHtml, pctText } from "../odds.js";
+import { SEAT_NAMES, SEATS, countOf, dominoesWord, isTrump } from "./words.js";
 
 function order(tiles, trump) {
   const key = (t) => [countOf(t) ? 0 : 1, isTrump(t, trump) ? 0 : 1, -countOf(t), t];
@@ -15,34 +20,93 @@ function order(tiles, trump) {
   });
 }
 
-const pct = (p) => (p >= 0.9995 ? "100%" : p < 0.0005 ? "0" : `${(100 * p).toFixed(p < 0.1 ? 1 : 0)}%`);
+const groupOf = (t, trump) => (countOf(t) ? "count" : isTrump(t, trump) ? "trump" : "other");
+const GROUPS = { count: "Count dominoes", trump: "Trumps", other: "The rest" };
+
+// A seat's line: the dominoes' summary, and how many trumps it is expected to hold.
+export function seatGist(holder, column, count, trump) {
+  const known = !Object.values(column).some((p) => p > 0 && p < 1); // every domino known: said with its figure
+  const text = gistText(SEAT_NAMES[holder] || holder, column, count, 6, dominoesWord).replace(/ for sure/, known ? " for sure (100%)" : " for sure");
+  const trumps = Object.entries(column).filter(([t]) => isTrump(t, trump));
+  if (!trumps.length) return text;
+  const expected = trumps.reduce((sum, [, p]) => sum + p, 0);
+  const words = expected < 0.005 ? "no trumps" : `about ${expected.toFixed(1)} trump${Math.abs(expected - 1) < 0.05 ? "" : "s"}`;
+  const at = text.indexOf(";");
+  return at < 0 ? `${text}; ${words}` : `${text.slice(0, at)}; ${words}${text.slice(at)}`;
+}
+
+// The two layers a player may choose: the exact belief, or the bid-aware estimate beside it.
+export const BID_MODEL = "behaviour:bids";
+export function layerSwitchHtml(model) {
+  const b = (m, text) => `<button type="button" data-model="${m}" aria-pressed="${model === m}">${text}</button>`;
+  return `<div class="ov-model" role="group" aria-label="which odds">${b("uniform", "Every deal alike (exact)")}` +
+    `${b(BID_MODEL, "Weighed by the bids (estimate)")}</div>`;
+}
+
+// What the bid-aware layer is, in words: how sure, what it assumes.
+function bidLayerWords(odds) {
+  const weighed = odds.weighed ? `${odds.weighed} bid${odds.weighed === 1 ? "" : "s"} or pass${odds.weighed === 1 ? "" : "es"} weighed` : "no bid to weigh yet";
+  return `${accuracyWords(odds)} Deals are weighed by how likely each seat's bids and passes were with the hand it would hold (${weighed}), ` +
+    `by a model of bidding learnt from stored matches: an assumption about the players, not a fact.`;
+}
 
 // belief: the server's `belief` frame (the game's snapshot_dict) or null
+// opts: {changedBy (the last move in words), before (a replay's previous belief), note,
+//        layer: {model, odds (the `odds` answer for this seq, or null), pending, error}}
 export function renderOracle(el, state, belief, me, opts = {}) {
+  const layer = opts.layer;
+  if (layer && layer.model === BID_MODEL && belief && belief.marginals && Object.keys(belief.marginals).length) {
+    const odds = layer.odds;
+    const shown = odds ? { ...belief, marginals: odds.marginals, status: odds.status, error_95: odds.error_95, samples: odds.samples } : null;
+    const words = odds ? bidLayerWords(odds) : layer.error ? layer.error : "Weighing the deals by the bids…";
+    return void renderGrid(el, state, shown || belief, me, { ...opts, words, switchHtml: layerSwitchHtml(layer.model), dim: !odds });
+  }
+  const base = layer ? { ...opts, switchHtml: layerSwitchHtml(layer.model) } : opts;
+  renderGrid(el, state, belief, me, base);
+}
+
+function renderGrid(el, state, belief, me, opts) {
   const marginals = belief && belief.marginals ? belief.marginals : {};
-  const holders = Object.keys(marginals);
-  if (!holders.length) {
-    el.innerHTML = `<section class="t42-ov"><h2>Oracle</h2><p class="muted">${esc(opts.note ||
+  const named = Object.keys(marginals);
+  const changed = changedCells(el, belief, opts.before);
+  if (!named.length) {
+    el.innerHTML = `<section class="t42-ov"><h2>The odds</h2>${opts.switchHtml || ""}<p class="muted">${esc(opts.note ||
       "Nothing hidden to infer now (between hands).")}</p></section>`;
     return;
   }
+  // seats in turn order after mine
+  const from = me ? SEATS.indexOf(me) + 1 : 0;
+  const holders = [...SEATS.slice(from), ...SEATS.slice(0, from)].filter((s) => named.includes(s));
   const trump = belief.trump != null ? belief.trump : state.trump;
   const tiles = order([...new Set(holders.flatMap((h) => Object.keys(marginals[h])))], trump);
-  const head = tiles.map((t) => `<th class="${countOf(t) ? "count" : isTrump(t, trump) ? "trump" : ""}" ` +
-    `title="${countOf(t) ? `count: ${countOf(t)}` : isTrump(t, trump) ? "trump" : ""}">${t}</th>`).join("");
-  const rows = holders.map((h) => `<tr><th>${esc(SEAT_NAMES[h] || h)}</th>${tiles.map((t) => {
-    const p = marginals[h][t] ?? 0;
-    const shade = Math.round(255 - 155 * p);
-    return `<td class="c" data-holder="${h}" data-tile="${t}" data-p="${p}" ` +
-      `style="background: rgb(${shade}, ${shade}, 255)">${pct(p)}</td>`;
-  }).join("")}</tr>`).join("");
+  const gists = gistsHtml(holders.map((h) => ({
+    holder: h, text: seatGist(h, marginals[h], (belief.remaining || {})[h], trump),
+  })));
+  const head = holders.map((h) => `<th scope="col" data-holder="${h}">${esc(SEAT_NAMES[h] || h)}</th>`).join("");
+  let group = null;
+  const rows = tiles.map((t) => {
+    const g = groupOf(t, trump);
+    const heading = g === group ? "" : `<tr class="group"><th colspan="${holders.length + 1}" scope="colgroup">${GROUPS[g]}</th></tr>`;
+    group = g;
+    const cells = holders.map((h) => {
+      const p = marginals[h][t] ?? 0;
+      const shade = Math.round(255 - 155 * p);
+      const moved = changed.has(`${h}|${t}`) ? " changed" : "";
+      return `<td class="c${moved}" data-holder="${h}" data-tile="${t}" data-p="${p}" ` +
+        `aria-label="${esc(cellLabel(SEAT_NAMES[h] || h, t, p))}" style="background: rgb(${shade}, ${shade}, 255)">${pctText(p)}</td>`;
+    }).join("");
+    const what = countOf(t) ? ` <small>${countOf(t)}</small>` : "";
+    return `${heading}<tr><th scope="row" class="tile ${g}">${t}${what}</th>${cells}</tr>`;
+  }).join("");
   const facts = (belief.facts || []).map((f) => `<li>${esc(f)}</li>`).join("");
-  el.innerHTML = `<section class="t42-ov" aria-label="oracle overlay"><h2>Oracle: who can hold which domino</h2>` +
-    `<p class="muted label">Model: <b>${esc(belief.model || "")}</b> — the bids are not used. ` +
-    `${belief.consistent_deals != null ? `${Number(belief.consistent_deals).toLocaleString("en")} consistent deals.` : ""} ` +
-    `${me ? `From ${esc(SEAT_NAMES[me])}'s seat.` : "As a spectator."}${opts.changedBy ? ` After: ${esc(opts.changedBy)}.` : ""}</p>` +
-    `<div class="scroll"><table><thead><tr><th></th>${head}</tr></thead><tbody>${rows}</tbody></table></div>` +
-    `${facts ? `<ul class="facts">${facts}</ul>` : ""}</section>`;
+  const words = opts.words || `${accuracyWords(belief)} Every such deal counts as equally likely; the bids are not used.`;
+  el.innerHTML = `<section class="t42-ov" aria-label="the odds"><h2>The odds: who holds which domino</h2>${opts.switchHtml || ""}` +
+    `${gists}${changedByHtml(opts.changedBy, changed)}` +
+    `<p class="muted label accuracy">${esc(words)} ` +
+    `${me ? `From ${esc(SEAT_NAMES[me])}'s seat.` : "As a spectator."}</p>` +
+    `<table class="t42-odds${opts.dim ? " pending" : ""}"><thead><tr><th scope="col">Domino</th>${head}</tr></thead><tbody>${rows}</tbody></table>` +
+    `<p class="muted legend">Each figure: the chance that seat holds that domino. Count dominoes carry their points.</p>` +
+    `${facts ? `<h3>Facts</h3><ul class="facts">${facts}</ul>` : ""}</section>`;
 }
 
 export function attachHover(el) {

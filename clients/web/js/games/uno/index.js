@@ -2,23 +2,19 @@
 // (docs/web.md, "Renderers"). The overlay shows each hidden hand and the deck as card kinds
 // with expected copies and P(at least one), exact from the belief.
 
-import { apply, describe, newState } from "./game.js";
+import { replayAdviceHtml, verdictWords } from "./advice.js";
+import { describe } from "./describe.js";
+import { apply, newState } from "./fold.js";
 import { attachHover, liveTable, renderReplayStep } from "./view.js";
 
 const SEATS = ["S", "N"];
-const VARIANTS = [
-  { name: "uno-2", label: "Uno for two (108 cards)", seats: SEATS, seatsNote: "each for themselves" },
-  { name: "uno-2-mini", label: "Uno for two, small deck (20 cards)", seats: SEATS, seatsNote: "each for themselves" },
-];
 
 export default {
   game: "uno",
   title: "Uno",
   seats: SEATS,
   seatName: (seat) => ({ S: "South", N: "North" })[seat] || seat,
-  variants: VARIANTS,
-  defaultVariant: "uno-2",
-  seatsOf: () => SEATS,
+  seatsNote: () => "each for themselves",
   newState,
   apply,
   describe,
@@ -29,4 +25,7 @@ export default {
   liveTable,
   renderReplayStep,
   adviceLine: (move) => JSON.stringify(move),
+  // the replay viewer's advisor panel and move-list verdict (each move's chance to win)
+  replayAdvice: (r) => replayAdviceHtml(r, (s) => ({ S: "South", N: "North" })[s] || s),
+  adviceVerdict: verdictWords,
 };

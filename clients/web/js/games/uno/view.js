@@ -1,118 +1,116 @@
-// The Uno table and its overlay. The overlay lists, for each hand you cannot see and the
-// deck, every card kind with its expected copies and P(at least one) — exact from the
-// belief's marginals, whose items are "r7" (holds >= 1) and "r7>=2" (holds >= 2): the
-// expected copies are their sum.
+// The Uno table: the two seats, the pile's top card and the colour in force, your hand as
+// cards (the ones the server offers you raised and clickable; a wild with one button per
+// colour it offers), the Draw button apart from the cards, and, once the match is over, every
+// hand face up. The odds panel is in panel.js.
 
-import { esc, hideTip, showTip } from "../../ui.js";
+import { esc } from "../../ui.js";
 import { moveSender } from "../move_sender.js";
-import { COLOURS, describe, isBlack, matches, toAct } from "./game.js";
+import { adviceHtml } from "./advice.js";
+import { describe } from "./describe.js";
+import { CARD_STYLE, cardFace, cardWords } from "./cards.js";
+import { COLOURS, turnOf } from "./fold.js";
+import { PANEL_STYLE, attachHover, cardsWord, holderName, renderOverlay } from "./panel.js";
+
+export { attachHover };
 
 const STYLE = `
-.uno .seats { display: flex; gap: 10px; margin: 6px 0; } .uno .seat { border: 1px solid #8884; border-radius: 8px; padding: 6px 10px; }
+.uno .seats { display: flex; flex-wrap: wrap; gap: 10px; margin: 6px 0; } .uno .seat { border: 1px solid #8884; border-radius: 8px; padding: 6px 10px; }
 .uno .seat.to-act { outline: 3px solid #2a7; }
-.uno .card { display: inline-block; min-width: 34px; padding: 6px 6px; margin: 2px; border-radius: 6px; border: 1px solid #0005; font-weight: bold; text-align: center; color: #fff; background: #333; }
-.uno .card.r { background: #c22; } .uno .card.y { background: #db0; color: #222; } .uno .card.g { background: #2a5; } .uno .card.b { background: #26c; }
-.uno button.card:disabled { opacity: .35; }
-.uno-ov table { border-collapse: collapse; font-size: 12px; } .uno-ov td, .uno-ov th { padding: 2px 6px; border: 1px solid #8883; }
-.uno-ov .relaxed { color: #b60; } .uno-ov .cols { display: flex; flex-wrap: wrap; gap: 12px; }
+.uno .pile { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; margin: 6px 0; }
+.uno .uno-hand { display: flex; flex-wrap: wrap; align-items: flex-end; gap: 6px; margin: 8px 0; padding: 8px; border-radius: 10px; background: #eef3ec; }
+.uno .uno-hand h3 { flex-basis: 100%; margin: 0; font-size: 0.9rem; }
+.uno .in-hand { display: inline-flex; flex-direction: column; align-items: center; gap: 3px; }
+.uno button.uno-card { cursor: pointer; transform: translateY(-6px); box-shadow: 0 0 0 3px #16a34a, 0 3px 6px #0006; }
+.uno button.uno-card:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+.uno .uno-hand.my-turn span.uno-card { opacity: .55; }
+.uno .name-colour { display: flex; gap: 2px; }
+.uno .name-colour button { width: 22px; height: 22px; padding: 0; border-radius: 50%; border: 2px solid #fff; box-shadow: 0 0 0 1px #0007; cursor: pointer; }
+.uno .name-colour button.r { background: #c62828; } .uno .name-colour button.y { background: #e6b800; }
+.uno .name-colour button.g { background: #2e7d32; } .uno .name-colour button.b { background: #1565c0; }
+.uno .uno-move { margin: 6px 0; }
+.uno .kept { margin: 4px 0; } .uno .kept .uno-card { width: 34px; height: 50px; font-size: 0.75rem; }
 `;
 
 function ensureStyle() {
   if (document.getElementById("uno-style")) return;
   const el = document.createElement("style");
   el.id = "uno-style";
-  el.textContent = STYLE;
+  el.textContent = STYLE + CARD_STYLE + PANEL_STYLE;
   document.head.appendChild(el);
 }
 
-const colourClass = (card) => (isBlack(card) ? "k" : card[0]);
-const cardHtml = (card) => `<span class="card ${colourClass(card)}">${esc(card)}</span>`;
+const payload = (m) => `data-move="${esc(JSON.stringify(m))}"`;
 
-function controlsHtml(s, me) {
-  if (!me || toAct(s) !== me) return "";
-  const hand = s.hands[me] || [];
-  const legal = s.owed ? [] : [...new Set(hand)].filter((c) => matches(c, s.top, s.colour));
-  const buttons = legal.flatMap((c) => (isBlack(c)
-    ? Object.keys(COLOURS).filter((k) => (s.variant === "uno-2-mini" ? "rg" : "rygb").includes(k))
-      .map((k) => `<button type="button" class="card ${k}" data-card="${esc(c)}" data-colour="${k}">${esc(c)}→${k}</button>`)
-    : [`<button type="button" class="card ${colourClass(c)}" data-card="${esc(c)}">${esc(c)}</button>`]));
-  const draw = legal.length ? "" : `<button type="button" data-act="draw">Draw${s.owed ? ` ${s.owed} (penalty)` : ""}</button>`;
-  return `<div class="uno-move" role="group" aria-label="your move">${buttons.join("")}${draw}</div>`;
+// Your hand: each card offered is a button (its move's payload, sent back as it is); a wild
+// offered once per colour gets one small button per colour under it.
+function handHtml(cards, moves, myTurn) {
+  const plays = new Map();
+  for (const m of moves) if (m.kind !== "draw") plays.set(m.card, [...(plays.get(m.card) || []), m]);
+  const items = cards.map((card) => {
+    const offered = plays.get(card) || [];
+    if (!offered.length) return `<span class="in-hand">${cardFace(card)}</span>`;
+    if (offered.some((m) => m.colour)) {
+      const dots = offered.filter((m) => m.colour).map((m) =>
+        `<button type="button" class="${esc(m.colour)}" data-card="${esc(card)}" data-colour="${esc(m.colour)}" ${payload(m)} ` +
+        `aria-label="play ${esc(cardWords(card))}, name ${esc(COLOURS[m.colour] || m.colour)}" title="name ${esc(COLOURS[m.colour] || m.colour)}"></button>`).join("");
+      return `<span class="in-hand">${cardFace(card, { cls: "offered" })}<span class="name-colour" role="group" aria-label="name a colour">${dots}</span></span>`;
+    }
+    return `<span class="in-hand">${cardFace(card, { tag: "button", label: `${cardWords(card)}, playable`,
+      attrs: `data-card="${esc(card)}" ${payload(offered[0])}` })}</span>`;
+  }).join("");
+  return `<div class="uno-hand hand mine${myTurn ? " my-turn" : ""}" aria-label="your cards">` +
+    `<h3>Your hand${myTurn ? ": play a raised card" : ""}</h3>${items}</div>`;
+}
+
+function drawHtml(s, moves) {
+  const draw = moves.find((m) => m.kind === "draw");
+  return draw ? `<div class="uno-move" role="group" aria-label="your move"><button type="button" data-act="draw" ${payload(draw)}>` +
+    `Draw${s.owed ? ` ${s.owed} (penalty)` : ""}</button></div>` : "";
 }
 
 export function renderBoard(el, s, opts = {}) {
   ensureStyle();
   const { me } = opts;
-  const acting = toAct(s);
+  const moves = opts.moves || [];
+  const acting = turnOf(s);
   const seats = s.seats.map((seat) => `<div class="seat${seat === acting ? " to-act" : ""}" data-seat="${seat}">` +
-    `<b>${seat}</b>${seat === me ? " (you)" : ""} · ${s.counts[seat] ?? "?"} cards</div>`).join("");
-  const top = s.top ? `<p>Pile: ${cardHtml(s.top)}${s.colour ? ` colour in force: <b>${COLOURS[s.colour]}</b>` : " (any card)"} · deck: ${s.deckCount} cards</p>` : "";
-  const hand = me && s.hands[me] ? `<div class="hand" aria-label="your cards">${s.hands[me].map(cardHtml).join("")}</div>` : "";
-  const over = s.phase === "finished" ? `<p class="over"><b>${s.winner ? `${esc(s.winner)} wins` : "Nobody wins"}</b></p>` : "";
-  const turn = acting ? `<p>${acting === me ? "<b>Your move.</b>" : `Waiting for ${esc(acting)}.`}</p>` : "";
-  el.innerHTML = `<div class="uno"><div class="seats">${seats}</div>${top}${over}${turn}${hand}` +
-    `${controlsHtml(s, me)}${opts.extraHtml || ""}</div>`;
-}
-
-const pct = (p) => (p >= 0.9995 ? "100%" : p < 0.0005 ? "0" : `${(100 * p).toFixed(p < 0.1 ? 1 : 0)}%`);
-
-// holder -> kind -> {e, p}: expected copies (the sum of P(>= j)) and P(>= 1)
-export function holdings(marginals) {
-  const out = {};
-  for (const [holder, row] of Object.entries(marginals || {})) {
-    const kinds = {};
-    for (const [item, p] of Object.entries(row)) {
-      const kind = item.split(">=")[0];
-      kinds[kind] = kinds[kind] || { e: 0, p: 0 };
-      kinds[kind].e += p;
-      if (kind === item) kinds[kind].p = p;
-    }
-    out[holder] = kinds;
-  }
-  return out;
-}
-
-export function renderOverlay(el, s, belief, me, opts = {}) {
-  const held = holdings(belief && belief.marginals);
-  const holders = Object.keys(held);
-  if (!holders.length) {
-    el.innerHTML = `<section class="uno-ov"><h2>Hidden cards</h2><p class="muted">${esc(opts.note || "Waiting for the deal.")}</p></section>`;
-    return;
-  }
-  const table = (holder) => {
-    const rows = Object.entries(held[holder]).sort((a, b) => b[1].e - a[1].e || a[0].localeCompare(b[0]));
-    const name = holder === "deck" ? "The deck" : `${holder}'s hand`;
-    const size = (belief.remaining || {})[holder];
-    return `<div class="holder" data-holder="${holder}"><h3>${esc(name)}${size != null ? ` (${size} cards)` : ""}</h3>` +
-      `<table><thead><tr><th>card</th><th>expected</th><th>P(at least one)</th></tr></thead><tbody>` +
-      rows.map(([kind, v]) => `<tr><th>${cardHtml(kind)}</th><td class="e" data-holder="${holder}" data-kind="${esc(kind)}" data-e="${v.e}">${v.e.toFixed(2)}</td>` +
-        `<td class="c" data-holder="${holder}" data-tile="${esc(kind)}" data-p="${v.p}">${pct(v.p)}</td></tr>`).join("") +
-      `</tbody></table></div>`;
-  };
-  const relaxed = belief.status === "relaxed" || belief.status === "estimate"
-    ? `<p class="relaxed"><b>Not exact here</b>: ${esc(belief.estimate || (belief.details || {}).estimate || "")}</p>` : "";
-  const facts = (belief.facts || []).map((f) => `<li>${esc(f)}</li>`).join("");
-  el.innerHTML = `<section class="uno-ov" aria-label="hidden cards"><h2>Hidden cards</h2>` +
-    `<p class="muted label">Model: <b>${esc(belief.model || "")}</b>. ${me ? `From ${esc(me)}'s seat.` : "As a spectator."}` +
-    `${opts.changedBy ? ` After: ${esc(opts.changedBy)}.` : ""}</p>${relaxed}` +
-    `<div class="cols">${holders.map(table).join("")}</div>${facts ? `<ul class="facts">${facts}</ul>` : ""}</section>`;
-}
-
-export function attachHover(el) {
-  el.addEventListener("mouseover", (e) => {
-    const c = e.target.closest && e.target.closest(".c[data-p]");
-    if (!c) return void hideTip();
-    showTip(`${c.dataset.holder} holds at least one ${c.dataset.tile}: ${(100 * Number(c.dataset.p)).toFixed(2)}%`, c.getBoundingClientRect());
-  });
-  el.addEventListener("mouseleave", () => hideTip());
+    `<header><b>${esc(holderName(seat))}</b>${seat === me ? " (you)" : ""}</header> ${s.counts[seat] != null ? cardsWord(s.counts[seat]) : "? cards"}</div>`).join("");
+  const top = s.top ? `<div class="pile"><span>Pile:</span>${cardFace(s.top)}<span>${s.colour ? `colour in force: <b>${COLOURS[s.colour]}</b>` : "(any card)"}` +
+    ` · deck: ${cardsWord(s.deckCount)}</span></div>` : "";
+  const finished = s.phase === "finished";
+  const over = finished ? `<p class="over"><b>${s.winner ? `${esc(holderName(s.winner))} wins` : "Nobody wins"}</b>${s.reason ? ` (${esc(s.reason)})` : ""}</p>` : "";
+  const kept = finished ? s.seats.filter((seat) => seat !== me && s.hands[seat]).map((seat) =>
+    `<div class="kept" data-seat="${seat}">${esc(holderName(seat))} kept: ${s.hands[seat].length ? s.hands[seat].map((c) => cardFace(c)).join("") : "no cards"}</div>`).join("") : "";
+  const turn = acting ? `<p>${acting === me ? "<b>Your move.</b>" : `Waiting for ${esc(holderName(acting))}.`}</p>` : "";
+  const hand = me && s.hands[me] ? handHtml(s.hands[me], moves, moves.length > 0) : "";
+  el.innerHTML = `<div class="uno"><div class="seats">${seats}</div>${top}${over}${kept}${turn}${hand}` +
+    `${drawHtml(s, moves)}${opts.extraHtml || ""}</div>`;
 }
 
 export function liveTable(ctx) {
   const { app, me, tableId, boardEl, overlayEl } = ctx;
 
+  // Advice (a table created with advice on): each legal move's chance to win, on your turn;
+  // shown until the table moves on.
+  const myMoves = () => (me ? ctx.legalMoves() : []);
+  const canAdvise = () => !!me && app.adviceOn && !app.adviceBusy && myMoves().length > 0;
+  function currentAdvice() {
+    const adv = app.advice;
+    return adv && adv.advice && adv.seq === app.state.lastSeq ? adv.advice : null;
+  }
+  function adviceHtmlNow() {
+    if (!me || !app.adviceOn) return "";
+    const adv = currentAdvice();
+    if (!adv && !app.adviceBusy) return "";
+    const body = adv ? adviceHtml(adv) : `<p class="muted">Playing every move out over deals consistent with what you have seen…</p>`;
+    return `<section class="advice-box uno-advice" aria-label="advice" data-kind="${adv ? adv.kind : ""}">${body}</section>`;
+  }
+
   function render() {
-    const extra = `<div class="controls"><button type="button" class="ov-toggle" aria-pressed="${ctx.overlayOn()}">Hidden cards (O)</button></div>`;
-    renderBoard(boardEl, app.state, { me, extraHtml: extra });
+    const advise = me && app.adviceOn ? `<button type="button" class="advise" ${canAdvise() ? "" : "disabled"} aria-keyshortcuts="A" ` +
+      `title="My chance to win with each legal move">${app.adviceBusy ? "Thinking…" : "Advice (A)"}</button>` : "";
+    const extra = `<div class="controls">${advise}<button type="button" class="ov-toggle" aria-pressed="${ctx.overlayOn()}">The odds (O)</button></div>${adviceHtmlNow()}`;
+    renderBoard(boardEl, app.state, { me, moves: me ? ctx.legalMoves() : [], extraHtml: extra });
   }
 
   function renderOverlayNow() {
@@ -126,17 +124,23 @@ export function liveTable(ctx) {
   const send = moveSender(app, tableId, () => render());
 
   function onClick(e) {
-    const card = e.target.closest("[data-card]");
-    if (card) {
-      const move = { kind: "play", card: card.dataset.card };
-      if (card.dataset.colour) move.colour = card.dataset.colour;
-      return void send(move) || true;
-    }
-    if (e.target.closest("[data-act=draw]")) return void send({ kind: "draw" }) || true;
+    if (e.target.closest("button.advise")) return void ctx.askAdvice() || true;
+    const offered = e.target.closest("[data-move]");
+    if (offered) return void send(JSON.parse(offered.dataset.move)) || true;
     return false;
   }
 
-  return { render, renderOverlay: renderOverlayNow, afterEvent: () => render(), onClick, onKey: () => false, canAdvise: () => false };
+  function afterEvent(ev) {
+    render();
+    if (ev.type === "match_ended") renderOverlayNow();
+  }
+
+  const onKey = (e) => {
+    if (e.key.toLowerCase() !== "a" || !canAdvise()) return false;
+    ctx.askAdvice();
+    return true;
+  };
+  return { render, renderOverlay: renderOverlayNow, afterEvent, onClick, onKey, canAdvise };
 }
 
 export function renderReplayStep(ctx) {
@@ -146,6 +150,8 @@ export function renderReplayStep(ctx) {
   if (!ctx.overlayOn) return;
   renderOverlay(ctx.overlayEl, state, perspective === "all" ? null : ctx.belief, seat, {
     changedBy: ctx.event ? `${describe(ctx.event)} (seq ${ctx.event.seq})` : "",
+    before: ctx.earlier && ctx.earlier.length > 1 ? ctx.earlier[ctx.earlier.length - 2] : null,
     note: perspective === "all" ? "Every card open: nothing to infer." : "",
   });
 }
+
