@@ -317,12 +317,12 @@ export function attachHover(el) {
   };
   const focused = () => el.contains(document.activeElement) && document.activeElement.closest(".c[data-tile]");
   el._refreshFocused = () => {
-    const target = (hovered && el.contains(hovered) && hovered) || focused();
+    const hadHover = Boolean(hovered);
+    // a new layout replaces the hovered cell: the pointer may rest on its successor
+    if (hovered && !el.contains(hovered)) hovered = el.querySelector(".c[data-tile]:hover");
+    const target = hovered || focused();
     if (target && el._ctx) show(target);
-    else if (hovered) {
-      hovered = null; // its cell is gone (a new layout): so is its split
-      clear();
-    }
+    else if (hadHover) clear(); // its cell is gone and the pointer is on none: no split
   };
   el.addEventListener("mouseover", (e) => {
     const c = e.target.closest(".c[data-tile]");
