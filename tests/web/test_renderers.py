@@ -47,8 +47,15 @@ def watch_errors(page: Any) -> list[str]:
     """The page's uncaught errors and console errors, as they happen."""
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("console", lambda m: errors.append(_console_line(m)) if m.type == "error" else None)
     return errors
+
+
+def _console_line(message: Any) -> str:
+    """A console error with where it came from: a failed request names only its status in
+    its text, its URL in its location."""
+    where = (message.location or {}).get("url") or ""
+    return f"{message.text} ({where})" if where else message.text
 
 
 def app(page: Any, expr: str) -> Any:
