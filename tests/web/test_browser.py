@@ -89,8 +89,10 @@ def create_table_in_lobby(page: Any, server: WebServer, name: str = "tester",
 
 
 def my_turn(page: Any, seat: str = "S") -> bool:
+    """`seat` is to act and the page can act: the server's offer of legal moves for this very
+    position has arrived (a page just opened reads the log first and the offer after it)."""
     return bool(app(page, f"a.state.phase === 'playing' && a.state.hand.turn === '{seat}' "
-                          "&& !a.state.hand.ended"))
+                          "&& !a.state.hand.ended && !!a.legal && a.legal.seq === a.state.lastSeq"))
 
 
 def move_once(page: Any) -> str:

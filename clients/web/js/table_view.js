@@ -13,6 +13,8 @@ import { forgetSeat, getItem, loadSession, prune, saveLog, saveToken, setItem } 
 import { esc, hideTip, setConn, toast } from "./ui.js";
 
 const LOG_LENGTH = 8; // the move log shows the latest events, newest first
+const ADVICE_RETRIES = 3; // "busy" answers asked again, ADVICE_RETRY_MS apart, while the position stays
+const ADVICE_RETRY_MS = 2000;
 
 // The events a stored session holds, when they are whole (seq 1..last_seq); else null.
 function storedEvents(session) {
@@ -341,10 +343,22 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     if (!live.canAdvise()) return;
     app.adviceBusy = true;
     live.render();
+    const seq = app.state.lastSeq;
     try {
       // a game with a model switch (dominoes' advice) names its model; others ask as before
       const model = app.adviceModel && app.adviceModel !== "uniform" ? { model: app.adviceModel } : {};
-      app.advice = await conn.request({ type: "advise", table_id: tableId, ...model });
+      for (let tries = 0; ; tries += 1) {
+        try {
+          app.advice = await conn.request({ type: "advise", table_id: tableId, ...model });
+          break;
+        } catch (err) {
+          // the shared advisers are all busy: ask again a few times while the position stays
+          if (err.code !== "busy" || tries >= ADVICE_RETRIES || app.state.lastSeq !== seq) throw err;
+          toast("The advisor is busy: asking again in a moment…");
+          await new Promise((done) => setTimeout(done, ADVICE_RETRY_MS));
+          if (app.state.lastSeq !== seq) return;
+        }
+      }
     } catch (err) {
       if (err.code === "advice_disabled") app.adviceOn = false;
       toast(`${err.code}: ${err.message}`);
