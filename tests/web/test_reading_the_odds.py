@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from archive.jsonl import dump_lines
 from games.dominoes.audience import view
@@ -280,7 +281,7 @@ def test_the_tooltip_follows_the_numbers_and_goes_with_the_view(
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("window.__app.step === 10")
-    assert_tip_matches_grid(page, tile)
+    assert_tip_matches_grid(page, tile, shown_tip(page, tile))
     # the chart is clickable: its first point goes to that belief's step
     first_seq = int(page.get_attribute("#overlay .timeline-svg circle[data-seq]", "data-seq"))
     page.click("#overlay .timeline-svg circle[data-seq]")
@@ -308,18 +309,29 @@ def test_the_tooltip_follows_the_numbers_and_goes_with_the_view(
         page.keyboard.press("r")
     page.wait_for_function(f"window.__app.belief.seq > {seq + 1}", timeout=10_000)
     # The bots play on, so beliefs keep arriving and the summary lines above the grid can grow
-    # and move the cell from under the pointer (the tooltip then rightly hides). Each look is
-    # one instant; when the tooltip is hidden because the cell moved away, point at it again.
-    for _ in range(20):
-        seen = page.evaluate(TIP_AND_COLUMNS)
-        if seen["visible"]:
-            break
-        page.hover(f"#overlay .grid-card .c[data-tile='{tile}']")
-    assert_tip_matches_grid(page, tile, seen)
+    # and move the cell from under the pointer (the tooltip then rightly hides).
+    assert_tip_matches_grid(page, tile, shown_tip(page, tile))
     page.click("header.top a[href='#']")
     page.wait_for_selector("#create")
     assert page.evaluate("document.getElementById('tip').hidden")
     assert errors == []
+
+
+def shown_tip(page: Any, tile: str) -> dict:
+    """One instant's tooltip and grid (TIP_AND_COLUMNS) with the tooltip shown. A new layout
+    replaces the hovered cell, and the browser tells the page what is under the pointer only
+    at its next (synthetic) mouse move, so the tooltip may be hidden for a moment; a cell moved
+    from under the pointer (a summary line above grew) hides it for good: point at it again."""
+    for _ in range(10):
+        try:
+            page.wait_for_function("!document.getElementById('tip').hidden", timeout=2_000)
+        except PlaywrightTimeout:
+            page.hover(f"#overlay .grid-card .c[data-tile='{tile}']")
+            continue
+        seen = page.evaluate(TIP_AND_COLUMNS)
+        if seen["visible"]:
+            return seen
+    raise AssertionError(f"the tooltip of {tile} never showed while pointed at")
 
 
 def assert_tip_matches_grid(page: Any, tile: str, seen: dict | None = None) -> None:
