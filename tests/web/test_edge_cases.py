@@ -246,7 +246,7 @@ def _no_horizontal_overflow(page: Any, what: str) -> None:
 
 def _my_turn(page: Any) -> bool:
     return bool(app(page, "a.state.phase === 'playing' && a.state.hand.turn === a.seat "
-                          "&& !a.state.hand.ended"))
+                          "&& !a.state.hand.ended && !!a.legal && a.legal.seq === a.state.lastSeq"))
 
 
 @pytest.mark.parametrize("variant", ["partnership-6", "partnership-9"])

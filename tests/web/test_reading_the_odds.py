@@ -34,6 +34,7 @@ from tests.web.test_browser import (
     TIP_AND_COLUMNS,
     contested_tile,
     create_table_in_lobby,
+    move_and_wait,
     my_turn,
     settle,
     wait_for,
@@ -295,9 +296,12 @@ def test_the_tooltip_follows_the_numbers_and_goes_with_the_view(
     create_table_in_lobby(page, web_server, name="hover")
     page.wait_for_function("window.__app.belief && Object.keys(window.__app.belief.marginals)"
                            ".length > 0", timeout=20_000)
-    page.wait_for_function("window.__app.state.hand && window.__app.state.hand.turn === 'S'",
-                           timeout=20_000)
-    settle(page)
+    for _ in range(30):  # to a turn of ours with a tile to play (else we pass, and wait)
+        wait_for(lambda: my_turn(page), timeout=60, what="our turn")
+        settle(page)
+        if page.locator(".tile-btn.legal").count():
+            break
+        move_and_wait(page)
     tile = contested_tile(page)
     page.hover(f"#overlay .grid-card .c[data-tile='{tile}']")
     seq = app(page, "a.belief.seq")

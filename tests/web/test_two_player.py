@@ -55,8 +55,9 @@ def create_draw_table(page: Any, server: WebServer) -> str:
 
 
 def south_to_move(page: Any) -> bool:
+    """South is to move and the server's offer of its legal moves for this position is here."""
     return bool(app(page, "a.state.phase === 'playing' && a.state.hand.turn === 'S' "
-                          "&& !a.state.hand.ended"))
+                          "&& !a.state.hand.ended && !!a.legal && a.legal.seq === a.state.lastSeq"))
 
 
 def settled(page: Any) -> bool:
@@ -77,6 +78,7 @@ def test_a_person_plays_draw_2_against_a_bot_drawing_with_the_exact_overlay(
             "window.__app.state.phase === 'finished' || (window.__app.belief && "
             "window.__app.belief.seq === window.__app.state.lastSeq && "
             "window.__app.state.hand && window.__app.state.hand.turn === 'S' && "
+            "window.__app.legal && window.__app.legal.seq === window.__app.state.lastSeq && "
             "!window.__app.state.hand.ended) || window.__app.state.hand?.ended",
             timeout=20_000,
         )
