@@ -186,6 +186,11 @@ async def test_workers_in_processes_one_killed_mid_match(
                 assert player.beliefs[-1].seq == last
             check_watcher(watcher, table_id, events)
             assert health(port1)["cluster"]["node"] == "s1"
+            # the late worker takes partitions once the killed one's lease runs out, which on
+            # a busy machine may come after the match's end
+            await until(lambda: re.search(r"event=worker_partitions .*gained=[1-9]",
+                                          late_log.read_text()) is not None,
+                        "the late worker taking partitions", 60)
             for client in [creator, watcher.client, *clients.values()]:
                 await client.close()
         finally:

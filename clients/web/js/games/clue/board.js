@@ -69,9 +69,10 @@ export function renderBoard(el, state, opts = {}) {
   const seats = state.seats.map((s) => `<div class="seat${s === acting ? " to-act" : ""}${state.out.includes(s) ? " out" : ""}" data-seat="${s}">` +
     `<b>${esc(seatLabel(s))}</b>${s === me ? " (you)" : ""} · ${state.handSizes[s] != null ? `${state.handSizes[s]} card${state.handSizes[s] === 1 ? "" : "s"}` : "? cards"}</div>`).join("");
   const p = state.pending;
-  const last = p ? `<p class="clue-last">${esc(seatLabel(p.seat))} suggested <b>${p.cards.map(esc).join(", ")}</b>` +
-    `${p.passed.length ? `; ${p.passed.map((s) => esc(seatLabel(s))).join(", ")} could not refute` : ""}` +
-    `${p.refuter ? `; ${esc(seatLabel(p.refuter))} refutes${p.shown ? `: <b>${esc(p.shown)}</b>` : p.shownSeen === false ? " (a card you did not see)" : ""}` : "; nobody could refute"}</p>` : "";
+  const who = (s) => (s === me ? "you" : esc(seatLabel(s))); // the reader in the first person
+  const last = p ? `<p class="clue-last">${p.seat === me ? "You" : who(p.seat)} suggested <b>${p.cards.map(esc).join(", ")}</b>` +
+    `${p.passed.length ? `; ${p.passed.map(who).join(", ")} could not refute` : ""}` +
+    `${p.refuter ? `; ${p.refuter === me ? "you refute" : `${who(p.refuter)} refutes`}${p.shown ? `: <b>${esc(p.shown)}</b>` : p.shownSeen === false ? " (a card you did not see)" : ""}` : "; nobody could refute"}</p>` : "";
   const hand = me && state.hands[me] ? `<div class="clue-hand" aria-label="your cards"><span class="muted">Your cards:</span>${state.hands[me].map((c) => `<span class="clue-card">${esc(c)}</span>`).join("")}</div>` : "";
   const over = state.phase === "finished"
     ? `<p class="clue-over"><b>${state.winner ? `${esc(seatLabel(state.winner))} wins` : "Nobody wins"}</b>: ${state.envelope.map(esc).join(", ")}.</p>` : "";
