@@ -9,10 +9,11 @@ first guess of 21), the solvers taking turns deal by deal; every value must be i
 mismatch is printed and the command fails). `--against REV`: games/texas42/kernel.py as it
 was at REV (read with `git show`, compiled once into a cache beside a copy of it in the
 temporary directory) solves the same deals the same two ways, and the oracle's work on the
-first hand is timed with it too (its greedy floor, MTD(f) and opening-lead test per trump, as
-the oracle did them then, one solver call at a time). Times are CPU time of this thread (a
-shared machine changes them less than wall time); the ratios are what compare, all measured
-side by side. The kernels are compiled (or loaded from their cache) before timing.
+first hand is timed with it too (`compare_oracle`: today's oracle loop against that kernel
+doing the work as the oracle did then, every figure and stability flag compared). Times
+are CPU time of this thread (a shared machine changes them less than wall time); the ratios
+are what compare, all measured side by side. The kernels are compiled (or loaded from their
+cache) before timing.
 `--oracle H`: the bidding oracle (games.texas42.oracle) for H seeded hands at N = 150, all
 nine trumps, with and without the opening-lead stability test, CPU seconds per hand;
 `--audit C` adds the adversarial audit (games.texas42.audit) of each hand's chosen trump at a
@@ -261,6 +262,10 @@ def compare_oracle(args: argparse.Namespace, kernel: Any) -> bool:
     hand = oracle_hands(1, args.seed)[0]
     drawn = completions(hand, "S", args.n, random.Random(position_seed(
         hand, "S", COMPLETION_MODEL, args.n)))
+    warm = hands_of([drawn[0][s] for s in ("S", "W", "N", "E")])
+    evaluate_deal(warm, 0, TRUMPS[:1])  # compile or load both kernels' calls before timing
+    if hasattr(kernel, "evaluate_deal"):
+        kernel.evaluate_deal(warm, 0, TRUMPS[:1])
     cpu = [0.0, 0.0, 0.0]
     stream = evaluated(drawn, TRUMPS, "S")
     before: dict[int, list[tuple[int, int, frozenset[int]]]] = {t: [] for t in TRUMPS}
