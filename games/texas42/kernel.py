@@ -112,6 +112,9 @@ POSITION_BITS = (1 << 30) - 1
 position alone, so another solver's stale entries act as empty ones and a search visits
 the same nodes whatever ran before it (node limits stay deterministic)."""
 NODES, LIMIT, ABORTED = 0, 1, 2
+DEPTH = 32
+"""Frames of `_search`'s stack (a whole hand is 28 plays deep)."""
+FRAMES_SIZE = 27 * DEPTH + 80
 
 
 @intrinsic
@@ -779,42 +782,26 @@ def _search(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int, a
     An explicit stack instead of recursion (numba caches no recursive function, and a call
     per play costs more than a frame in arrays). Values are absolute: `base` is what NS took
     in the tricks completed since the root, and the table keeps values relative to it."""
-    depth_max = 32
-    f_leader = np.empty(depth_max, np.int64)
-    f_n = np.empty(depth_max, np.int64)
-    f_base = np.empty(depth_max, np.int64)
-    f_alpha = np.empty(depth_max, np.int64)
-    f_beta = np.empty(depth_max, np.int64)
-    f_best = np.empty(depth_max, np.int64)
-    f_best_tile = np.empty(depth_max, np.int64)
-    f_list = np.empty(depth_max * 8, np.int64)
-    f_count = np.empty(depth_max, np.int64)
-    f_k = np.empty(depth_max, np.int64)
-    f_tile = np.empty(depth_max, np.int64)
-    f_key = np.empty(depth_max, np.int64)
-    f_low = np.empty(depth_max, np.int64)
-    f_high = np.empty(depth_max, np.int64)
-    f_a = np.empty(depth_max, np.int64)
-    f_b = np.empty(depth_max, np.int64)
-    f_top = np.empty(depth_max, np.int64)
-    f_winner = np.empty(depth_max, np.int64)
-    f_gained = np.empty(depth_max, np.int64)
-    f_trick = np.empty(depth_max, np.int64)
-    tricks = np.zeros(9 * 4, np.int64)
-    """Trick d's plays at tricks[4 * d:4 * d + 4] (flat arrays, indexed, never sliced: a view
-    of a local array costs a reference count)."""
-    keys = np.empty(8, np.int64)
-    scratch = np.empty(32, np.int64)
-    held = np.empty(4, np.int64)
-    return _search_in(_borrowed(hands), _borrowed(first_trick), n0, leader0, alpha0, beta0, trump,
-                      fixed, _borrowed(stats), _borrowed(table), gen, _borrowed(f_leader),
-                      _borrowed(f_n), _borrowed(f_base), _borrowed(f_alpha), _borrowed(f_beta),
-                      _borrowed(f_best), _borrowed(f_best_tile), _borrowed(f_list),
-                      _borrowed(f_count), _borrowed(f_k), _borrowed(f_tile), _borrowed(f_key),
-                      _borrowed(f_low), _borrowed(f_high), _borrowed(f_a), _borrowed(f_b),
-                      _borrowed(f_top), _borrowed(f_winner), _borrowed(f_gained),
-                      _borrowed(f_trick), _borrowed(tricks), _borrowed(keys), _borrowed(scratch),
-                      _borrowed(held))
+    frames = np.empty(FRAMES_SIZE, np.int64)
+    """The stack's frames, its tricks and scratch, in one array: the search sees them
+    `_borrowed` (slices of a borrowed array are borrowed too) and `frames` is used again once
+    the search returns, so numba keeps it alive (it frees a local after its last use)."""
+    room = _borrowed(frames)
+    f = [room[k * DEPTH:(k + 1) * DEPTH] for k in range(19)]
+    at = 19 * DEPTH
+    f_list = room[at:at + 8 * DEPTH]
+    tricks = room[at + 8 * DEPTH:at + 8 * DEPTH + 36]
+    """Trick d's plays at tricks[4 * d:4 * d + 4] (flat arrays, indexed, never sliced)."""
+    tricks[:] = 0
+    keys = room[at + 8 * DEPTH + 36:at + 8 * DEPTH + 44]
+    scratch = room[at + 8 * DEPTH + 44:at + 8 * DEPTH + 76]
+    held = room[at + 8 * DEPTH + 76:at + 8 * DEPTH + 80]
+    value = _search_in(_borrowed(hands), _borrowed(first_trick), n0, leader0, alpha0, beta0,
+                       trump, fixed, _borrowed(stats), _borrowed(table), gen, f[0], f[1], f[2],
+                       f[3], f[4], f[5], f[6], f_list, f[7], f[8], f[9], f[10], f[11], f[12],
+                       f[13], f[14], f[15], f[16], f[17], f[18], tricks, keys, scratch, held)
+    frames[0] = value
+    return frames[0]
 
 
 @njit(cache=True)
