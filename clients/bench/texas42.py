@@ -141,8 +141,9 @@ def run(args: argparse.Namespace) -> int:
     kernels: dict[str, Any] = {"kernel": FastSolver}
     if args.against:
         kernels[f"kernel at {args.against}"] = kernel_at(args.against).FastSolver
-    for solver in kernels.values():  # compile or load each kernel first
+    for solver in kernels.values():  # compile or load each kernel's calls first
         solver(0).value(chosen[0][0], chosen[0][2])
+        solver(0).mtdf(chosen[0][0], chosen[0][2], 21)
     print(f"texas 42 solvers: {args.deals} whole deals (seed {args.seed}; random trump of all "
           f"nine, random leader); load average {os.getloadavg()[0]:.1f}; CPU time")
     names = ["reference (pure Python, full window)"]
