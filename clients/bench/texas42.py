@@ -9,10 +9,11 @@ first guess of 21), the solvers taking turns deal by deal; every value must be i
 mismatch is printed and the command fails). `--against REV`: games/texas42/kernel.py as it
 was at REV (read with `git show`, compiled once into a cache beside a copy of it in the
 temporary directory) solves the same deals the same two ways, and the oracle's work on the
-first hand is timed with it too (its greedy floor, MTD(f) and opening-lead test per trump, as
-the oracle did them then, one solver call at a time). Times are CPU time of this thread (a
-shared machine changes them less than wall time); the ratios are what compare, all measured
-side by side. The kernels are compiled (or loaded from their cache) before timing.
+first hand is timed with it too (`compare_oracle`: today's oracle loop against that kernel
+doing the work as the oracle did then, every figure and stability flag compared). Times
+are CPU time of this thread (a shared machine changes them less than wall time); the ratios
+are what compare, all measured side by side. The kernels are compiled (or loaded from their
+cache) before timing.
 `--oracle H`: the bidding oracle (games.texas42.oracle) for H seeded hands at N = 150, all
 nine trumps, with and without the opening-lead stability test, CPU seconds per hand;
 `--audit C` adds the adversarial audit (games.texas42.audit) of each hand's chosen trump at a
@@ -140,8 +141,9 @@ def run(args: argparse.Namespace) -> int:
     kernels: dict[str, Any] = {"kernel": FastSolver}
     if args.against:
         kernels[f"kernel at {args.against}"] = kernel_at(args.against).FastSolver
-    for solver in kernels.values():  # compile or load each kernel first
+    for solver in kernels.values():  # compile or load each kernel's calls first
         solver(0).value(chosen[0][0], chosen[0][2])
+        solver(0).mtdf(chosen[0][0], chosen[0][2], 21)
     print(f"texas 42 solvers: {args.deals} whole deals (seed {args.seed}; random trump of all "
           f"nine, random leader); load average {os.getloadavg()[0]:.1f}; CPU time")
     names = ["reference (pure Python, full window)"]
@@ -248,27 +250,52 @@ def sensitivity(args: argparse.Namespace) -> None:
 
 
 def compare_oracle(args: argparse.Namespace, kernel: Any) -> bool:
-    """The oracle's work (greedy floor, MTD(f), opening-lead test; every trump) on the first
-    oracle hand's N completions: evaluate_deal against the earlier kernel one call at a time,
-    taking turns completion by completion; the figures must be equal."""
+    """The oracle's work (greedy floor, double-dummy value, opening-lead test; every trump) on
+    the first oracle hand's N completions, taking turns completion by completion: today's
+    (games.texas42.oracle.evaluated: MTD(f) from the floor plus the mean gap so far, only the
+    leads that can still change the stability flag tested) against the kernel at REV doing it
+    as the oracle did then (its evaluate_deal, every lead tested, MTD(f) from the floor; one
+    solver call at a time if it has none). The floors and values must be equal completion by
+    completion, and the stability flag of every trump at every count."""
     from games.texas42.kernel import evaluate_deal
+    from games.texas42.oracle import evaluated, stable
 
     hand = oracle_hands(1, args.seed)[0]
     drawn = completions(hand, "S", args.n, random.Random(position_seed(
         hand, "S", COMPLETION_MODEL, args.n)))
-    cpu = [0.0, 0.0]
+    warm = hands_of([drawn[0][s] for s in ("S", "W", "N", "E")])
+    evaluate_deal(warm, 0, TRUMPS[:1])  # compile or load both kernels' calls before timing
+    if hasattr(kernel, "evaluate_deal"):
+        kernel.evaluate_deal(warm, 0, TRUMPS[:1])
+    cpu = [0.0, 0.0, 0.0]
+    stream = evaluated(drawn, TRUMPS, "S")
+    before: dict[int, list[tuple[int, int, frozenset[int]]]] = {t: [] for t in TRUMPS}
+    now: dict[int, Any] = {}
     same = 0
     for i, deal in enumerate(drawn):
         hands = hands_of([deal[s] for s in ("S", "W", "N", "E")])
-        found: list[dict[int, tuple[int, int, int]]] = [{}, {}]
-        for which in ((0, 1) if i % 2 else (1, 0)):
+        found: list[dict[int, tuple[int, int, int]]] = [{}, {}, {}]
+        for which in ((0, 1, 2) if i % 2 else (2, 1, 0)):
             start = time.thread_time()
-            found[which] = (evaluate_deal(hands, 0, TRUMPS) if which == 0
-                            else evaluate_one_by_one(kernel, hands, 0))
+            if which == 0:
+                now = next(stream)
+            elif which == 1:
+                found[1] = evaluate_deal(hands, 0, TRUMPS)
+            elif hasattr(kernel, "evaluate_deal"):
+                found[2] = kernel.evaluate_deal(hands, 0, TRUMPS)
+            else:
+                found[2] = evaluate_one_by_one(kernel, hands, 0)
             cpu[which] += time.thread_time() - start
-        same += found[0] == found[1]
-    print(f"  oracle work, N = {args.n}, 9 trumps, hand {' '.join(map(str, hand))}: "
-          f"evaluate_deal {cpu[0]:.2f} s CPU, the kernel at {args.against} one call at a time "
-          f"{cpu[1]:.2f} s ({cpu[1] / cpu[0]:.2f}x); equal figures on {same} of {len(drawn)} "
-          f"completions")
-    return same == len(drawn)
+        for t in TRUMPS:
+            before[t].append((found[2][t][0], found[2][t][1], frozenset(bits(found[2][t][2]))))
+        same += all(found[1][t] == found[2][t] and (now[t].greedy[-1], now[t].dd[-1])
+                    == found[2][t][:2] for t in TRUMPS)
+    flags = all(stable(now[t].leads[:d]) == stable([x[2] for x in before[t][:d]])
+                for t in TRUMPS for d in range(1, len(drawn) + 1))
+    print(f"  oracle work, N = {args.n}, 9 trumps, hand {' '.join(map(str, hand))}: today's "
+          f"oracle {cpu[0]:.2f} s CPU; today's kernel doing it as before (evaluate_deal, every "
+          f"lead, MTD(f) from the floor) {cpu[1]:.2f} s; the kernel at {args.against} "
+          f"{cpu[2]:.2f} s ({cpu[2] / cpu[0]:.2f}x today's oracle, {cpu[2] / cpu[1]:.2f}x "
+          f"today's kernel); equal floors and values on {same} of {len(drawn)} completions; "
+          f"stability flags {'equal' if flags else 'DIFFERENT'} at every count")
+    return same == len(drawn) and flags

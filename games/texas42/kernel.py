@@ -1,5 +1,5 @@
 """The compiled perfect-information solver of 42 (numba): the same game tree, values and
-greedy policy as the pure-Python reference (`games.texas42.solver`), 60-80x faster per
+greedy policy as the pure-Python reference (`games.texas42.solver`), 60-90x faster per
 whole-hand solve on a shared machine (docs/games/texas42.md has the figures).
 
 Why a compiled kernel: the bidding oracle solves every completion once per trump (150 x 9
@@ -27,9 +27,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numba import njit
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from games.texas42.dominoes import TILES, count_of
 from games.texas42.greedy import _cheapness
@@ -93,7 +96,8 @@ CHEAP = _T["cheap"]
 ORDER_RANK = _T["order_rank"]
 SMEAR_RANK = _T["smear_rank"]
 DUMP_RANK = _T["dump_rank"]
-LEAD_RANK3 = _T["lead_rank"][:, None, :].copy()
+LEAD_RANK = _T["lead_rank"]
+BY_LEAD, BY_SMEAR, BY_ORDER, BY_DUMP = 0, 1, 2, 3
 POINTS = _T["points"]
 COUNT_TILES = _T["count_tiles"]
 DOUBLES_MASK = int(_T["doubles"])
@@ -108,6 +112,33 @@ POSITION_BITS = (1 << 30) - 1
 position alone, so another solver's stale entries act as empty ones and a search visits
 the same nodes whatever ran before it (node limits stay deterministic)."""
 NODES, LIMIT, ABORTED = 0, 1, 2
+DEPTH = 32
+"""Frames of `_search`'s stack (a whole hand is 28 plays deep)."""
+FRAMES_SIZE = 27 * DEPTH + 80
+
+
+@intrinsic
+def _borrow(typingctx, array):
+    """`array` without its memory-management pointer: the same data and shape, but numba
+    counts no references to it (its reference-count calls test for a null pointer and
+    return). Every array the search touches goes through this once per `_search`: numba
+    otherwise counts a reference in and out at each inlined helper that takes an array, two
+    atomic operations each, which were most of the search's time. Only for arrays that
+    outlive the call they are used in (the caller's arguments and locals)."""
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        view = cgutils.create_struct_proxy(signature.return_type)(context, builder,
+                                                                  value=args[0])
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)
+        return view._getvalue()
+
+    return array(array), codegen
+
+
+_borrowed: Any = _borrow
+"""`_borrow` as called in the kernel (one argument; numba passes the typing context)."""
 
 
 @njit(cache=True, inline="always")
@@ -202,9 +233,8 @@ def _one_per_trump_run(moves: int, in_play: int, trump: int) -> int:
     """The reference's Solver._one_per_trump_run: of a hand's trumps with no trump in play
     between them and the same count, only the strongest is searched."""
     kept = -1
-    row = ORDER[trump, TI]
     for k in range(28):
-        tile = row[k]
+        tile = ORDER[trump, TI, k]
         if not (in_play >> tile) & 1:
             continue
         if not (TRUMP_MASK[trump] >> tile) & 1:
@@ -225,9 +255,8 @@ def _sure(hand: int, left: int, trump: int) -> int:
     (in follow-me, its doubles)."""
     points = 0
     if TRUMP_MASK[trump]:
-        row = ORDER[trump, TI]
         for k in range(28):
-            tile = row[k]
+            tile = ORDER[trump, TI, k]
             if not (TRUMP_MASK[trump] >> tile) & 1:
                 break
             if (left >> tile) & 1:
@@ -250,11 +279,10 @@ def _top_run(hands: np.ndarray, left: int, trump: int) -> int:
     per trick and the trumps' own count). Signed: > 0 for NS, < 0 for EW, 0 if neither."""
     if not TRUMP_MASK[trump]:
         return 0
-    row = ORDER[trump, TI]
     team = -1
     a0 = a1 = a2 = a3 = 0
     for k in range(28):
-        tile = row[k]
+        tile = ORDER[trump, TI, k]
         if not (TRUMP_MASK[trump] >> tile) & 1:
             break
         if not (left >> tile) & 1:
@@ -322,14 +350,14 @@ def _beats(moves: int, trump: int, suit: int, top: int) -> bool:
 @njit(cache=True, inline="always")
 def _last_trick(h0: int, h1: int, h2: int, h3: int, leader: int, trump: int) -> int:
     """NS points of the last trick: one domino each (h0 is the leader's)."""
-    power = POWER[trump, LEAD[trump, _low_bit(h0)]]
+    suit = LEAD[trump, _low_bit(h0)]
     held = (h0, h1, h2, h3)
     winner, top, gained = 0, -2, 1
     for k in range(4):
         tile = _low_bit(held[k])
         gained += POINTS[tile]
-        if power[tile] > top:
-            winner, top = k, power[tile]
+        if POWER[trump, suit, tile] > top:
+            winner, top = k, POWER[trump, suit, tile]
     return gained if (leader + winner) % 2 == 0 else 0
 
 
@@ -365,7 +393,6 @@ def _two_left(h0: int, h1: int, h2: int, h3: int, leader: int, trump: int) -> in
     for i0 in range(2):
         _, a, ra = _pair(h0, 0, i0 == 0)
         suit = LEAD[trump, a]
-        power = POWER[trump, suit]
         f = FOLLOW[trump, suit]
         best1 = 43 if ns_leads else -1
         count1, _, _ = _pair(h1, f, True)
@@ -379,23 +406,23 @@ def _two_left(h0: int, h1: int, h2: int, h3: int, leader: int, trump: int) -> in
                 count3, _, _ = _pair(h3, f, True)
                 for i3 in range(count3):
                     _, d, rd = _pair(h3, f, i3 == 0)
-                    win, top, lead2 = 0, power[a], ra
-                    if power[b] > top:
-                        win, top, lead2 = 1, power[b], rb
-                    if power[c] > top:
-                        win, top, lead2 = 2, power[c], rc
-                    if power[d] > top:
+                    win, top, lead2 = 0, POWER[trump, suit, a], ra
+                    if POWER[trump, suit, b] > top:
+                        win, top, lead2 = 1, POWER[trump, suit, b], rb
+                    if POWER[trump, suit, c] > top:
+                        win, top, lead2 = 2, POWER[trump, suit, c], rc
+                    if POWER[trump, suit, d] > top:
                         win, lead2 = 3, rd
                     value = 0
                     if (leader + win) % 2 == 0:
                         value = 1 + POINTS[a] + POINTS[b] + POINTS[c] + POINTS[d]
-                    last = POWER[trump, LEAD[trump, lead2]]
-                    win2, top2 = 0, last[ra]
-                    if last[rb] > top2:
-                        win2, top2 = 1, last[rb]
-                    if last[rc] > top2:
-                        win2, top2 = 2, last[rc]
-                    if last[rd] > top2:
+                    suit2 = LEAD[trump, lead2]
+                    win2, top2 = 0, POWER[trump, suit2, ra]
+                    if POWER[trump, suit2, rb] > top2:
+                        win2, top2 = 1, POWER[trump, suit2, rb]
+                    if POWER[trump, suit2, rc] > top2:
+                        win2, top2 = 2, POWER[trump, suit2, rc]
+                    if POWER[trump, suit2, rd] > top2:
                         win2 = 3
                     if (leader + win2) % 2 == 0:
                         value += 1 + POINTS[ra] + POINTS[rb] + POINTS[rc] + POINTS[rd]
@@ -447,7 +474,21 @@ def _insert(out: np.ndarray, at: int, count: int, keys: np.ndarray, tile: int, k
 
 
 @njit(cache=True, inline="always")
-def _ordered(moves: int, rank: np.ndarray, trump: int, suit: int, out: np.ndarray, at: int,
+def _rank(rank: int, trump: int, suit: int, tile: int) -> int:
+    """A tile's place in one of the move orders (BY_LEAD, BY_SMEAR, BY_ORDER, BY_DUMP): read
+    from the global tables by index, never through an array variable (an array variable or
+    view costs numba a reference count in and out, which was most of the kernel's time)."""
+    if rank == BY_LEAD:
+        return LEAD_RANK[trump, tile]
+    if rank == BY_SMEAR:
+        return SMEAR_RANK[trump, suit, tile]
+    if rank == BY_ORDER:
+        return ORDER_RANK[trump, suit, tile]
+    return DUMP_RANK[trump, suit, tile]
+
+
+@njit(cache=True, inline="always")
+def _ordered(moves: int, rank: int, trump: int, suit: int, out: np.ndarray, at: int,
              keys: np.ndarray) -> int:
     """The tiles of `moves` into out[at:] by ascending rank[trump, suit, tile] (an insertion
     sort: at most 7); returns how many."""
@@ -455,7 +496,7 @@ def _ordered(moves: int, rank: np.ndarray, trump: int, suit: int, out: np.ndarra
     while moves:
         tile = _low_bit(moves)
         moves &= moves - 1
-        _insert(out, at, count, keys, tile, rank[trump, suit, tile])
+        _insert(out, at, count, keys, tile, _rank(rank, trump, suit, tile))
         count += 1
     return count
 
@@ -533,7 +574,7 @@ def _leads(hand: int, left: int, first: int, trump: int, buf: np.ndarray, at: in
         buf[at] = first
         hand ^= 1 << first
         count = 1
-    return count + _ordered(hand, LEAD_RANK3, trump, 0, buf, at + count, keys)
+    return count + _ordered(hand, BY_LEAD, trump, 0, buf, at + count, keys)
 
 
 @njit(cache=True, inline="always")
@@ -549,7 +590,7 @@ def _follows(hand: int, f: int, in_play: int, holds: bool, last: bool, trump: in
     if _popcount(moves & TRUMP_MASK[trump]) > 1:
         moves = _one_per_trump_run(moves, in_play, trump)
     if holds:
-        return _ordered(moves, SMEAR_RANK, trump, suit, buf, at, keys)
+        return _ordered(moves, BY_SMEAR, trump, suit, buf, at, keys)
     if last:
         count = 0
         while moves:
@@ -562,7 +603,7 @@ def _follows(hand: int, f: int, in_play: int, holds: bool, last: bool, trump: in
             _insert(buf, at, count, keys, tile, key)
             count += 1
         return count
-    rank = ORDER_RANK if _beats(moves, trump, suit, top) else DUMP_RANK
+    rank = BY_ORDER if _beats(moves, trump, suit, top) else BY_DUMP
     return _ordered(moves, rank, trump, suit, buf, at, keys)
 
 
@@ -584,27 +625,29 @@ def _three_tricks(hands: np.ndarray, leader: int, alpha: int, beta: int, first: 
         a = buf[i0]
         stats[NODES] += 1
         suit = LEAD[trump, a]
-        power = POWER[trump, suit]
         f = FOLLOW[trump, suit]
-        count1 = _follows(x1, f, left, False, False, trump, suit, power[a], buf, 4, keys)
+        count1 = _follows(x1, f, left, False, False, trump, suit, POWER[trump, suit, a], buf,
+                          4, keys)
         best1, al1, be1 = (99 if m0 else -1), al0, be0
         for i1 in range(count1):
             b = buf[4 + i1]
             stats[NODES] += 1
-            w1, t1 = (1, power[b]) if power[b] > power[a] else (0, power[a])
+            pa, pb = POWER[trump, suit, a], POWER[trump, suit, b]
+            w1, t1 = (1, pb) if pb > pa else (0, pa)
             count2 = _follows(x2, f, left, w1 == 0, False, trump, suit, t1, buf, 8, keys)
             best2, al2, be2 = (-1 if m0 else 99), al1, be1
             for i2 in range(count2):
                 c = buf[8 + i2]
                 stats[NODES] += 1
-                w2, t2 = (2, power[c]) if power[c] > t1 else (w1, t1)
+                pc = POWER[trump, suit, c]
+                w2, t2 = (2, pc) if pc > t1 else (w1, t1)
                 count3 = _follows(x3, f, left, w2 == 1, True, trump, suit, t2, buf, 12, keys)
                 gained = 1 + POINTS[a] + POINTS[b] + POINTS[c]
                 best3, al3, be3 = (99 if m0 else -1), al2, be2
                 for i3 in range(count3):
                     d = buf[12 + i3]
                     stats[NODES] += 1
-                    w3 = 3 if power[d] > t2 else w2
+                    w3 = 3 if POWER[trump, suit, d] > t2 else w2
                     ns = gained + POINTS[d] if (leader + w3) % 2 == 0 else 0
                     value = ns + _child_two(x0 ^ (1 << a), x1 ^ (1 << b), x2 ^ (1 << c),
                                             x3 ^ (1 << d), w3, leader, trump, table, gen,
@@ -685,27 +728,29 @@ def _four_tricks(hands: np.ndarray, leader: int, alpha: int, beta: int, first: i
         a = buf[16 + i0]
         stats[NODES] += 1
         suit = LEAD[trump, a]
-        power = POWER[trump, suit]
         f = FOLLOW[trump, suit]
-        count1 = _follows(x1, f, left, False, False, trump, suit, power[a], buf, 20, keys)
+        count1 = _follows(x1, f, left, False, False, trump, suit, POWER[trump, suit, a], buf,
+                          20, keys)
         best1, al1, be1 = (99 if m0 else -1), al0, be0
         for i1 in range(count1):
             b = buf[20 + i1]
             stats[NODES] += 1
-            w1, t1 = (1, power[b]) if power[b] > power[a] else (0, power[a])
+            pa, pb = POWER[trump, suit, a], POWER[trump, suit, b]
+            w1, t1 = (1, pb) if pb > pa else (0, pa)
             count2 = _follows(x2, f, left, w1 == 0, False, trump, suit, t1, buf, 24, keys)
             best2, al2, be2 = (-1 if m0 else 99), al1, be1
             for i2 in range(count2):
                 c = buf[24 + i2]
                 stats[NODES] += 1
-                w2, t2 = (2, power[c]) if power[c] > t1 else (w1, t1)
+                pc = POWER[trump, suit, c]
+                w2, t2 = (2, pc) if pc > t1 else (w1, t1)
                 count3 = _follows(x3, f, left, w2 == 1, True, trump, suit, t2, buf, 28, keys)
                 gained = 1 + POINTS[a] + POINTS[b] + POINTS[c]
                 best3, al3, be3 = (99 if m0 else -1), al2, be2
                 for i3 in range(count3):
                     d = buf[28 + i3]
                     stats[NODES] += 1
-                    w3 = 3 if power[d] > t2 else w2
+                    w3 = 3 if POWER[trump, suit, d] > t2 else w2
                     ns = gained + POINTS[d] if (leader + w3) % 2 == 0 else 0
                     value = ns + _child_three(x0 ^ (1 << a), x1 ^ (1 << b), x2 ^ (1 << c),
                                               x3 ^ (1 << d), w3, leader, al3 - ns, be3 - ns,
@@ -737,33 +782,40 @@ def _search(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int, a
     An explicit stack instead of recursion (numba caches no recursive function, and a call
     per play costs more than a frame in arrays). Values are absolute: `base` is what NS took
     in the tricks completed since the root, and the table keeps values relative to it."""
-    depth_max = 32
-    f_leader = np.empty(depth_max, np.int64)
-    f_n = np.empty(depth_max, np.int64)
-    f_base = np.empty(depth_max, np.int64)
-    f_alpha = np.empty(depth_max, np.int64)
-    f_beta = np.empty(depth_max, np.int64)
-    f_best = np.empty(depth_max, np.int64)
-    f_best_tile = np.empty(depth_max, np.int64)
-    f_list = np.empty(depth_max * 8, np.int64)
-    f_count = np.empty(depth_max, np.int64)
-    f_k = np.empty(depth_max, np.int64)
-    f_tile = np.empty(depth_max, np.int64)
-    f_key = np.empty(depth_max, np.int64)
-    f_low = np.empty(depth_max, np.int64)
-    f_high = np.empty(depth_max, np.int64)
-    f_a = np.empty(depth_max, np.int64)
-    f_b = np.empty(depth_max, np.int64)
-    f_top = np.empty(depth_max, np.int64)
-    f_winner = np.empty(depth_max, np.int64)
-    f_gained = np.empty(depth_max, np.int64)
-    f_trick = np.empty(depth_max, np.int64)
-    tricks = np.zeros(9 * 4, np.int64)
-    """Trick d's plays at tricks[4 * d:4 * d + 4] (flat arrays, indexed, never sliced: a view
-    of a local array costs a reference count)."""
-    keys = np.empty(8, np.int64)
-    scratch = np.empty(32, np.int64)
-    held = np.empty(4, np.int64)
+    frames = np.empty(FRAMES_SIZE, np.int64)
+    """The stack's frames, its tricks and scratch, in one array: the search sees them
+    `_borrowed` (slices of a borrowed array are borrowed too) and `frames` is used again once
+    the search returns, so numba keeps it alive (it frees a local after its last use)."""
+    room = _borrowed(frames)
+    f = [room[k * DEPTH:(k + 1) * DEPTH] for k in range(19)]
+    at = 19 * DEPTH
+    f_list = room[at:at + 8 * DEPTH]
+    tricks = room[at + 8 * DEPTH:at + 8 * DEPTH + 36]
+    """Trick d's plays at tricks[4 * d:4 * d + 4] (flat arrays, indexed, never sliced)."""
+    tricks[:] = 0
+    keys = room[at + 8 * DEPTH + 36:at + 8 * DEPTH + 44]
+    scratch = room[at + 8 * DEPTH + 44:at + 8 * DEPTH + 76]
+    held = room[at + 8 * DEPTH + 76:at + 8 * DEPTH + 80]
+    value = _search_in(_borrowed(hands), _borrowed(first_trick), n0, leader0, alpha0, beta0,
+                       trump, fixed, _borrowed(stats), _borrowed(table), gen, f[0], f[1], f[2],
+                       f[3], f[4], f[5], f[6], f_list, f[7], f[8], f[9], f[10], f[11], f[12],
+                       f[13], f[14], f[15], f[16], f[17], f[18], tricks, keys, scratch, held)
+    frames[0] = value
+    return frames[0]
+
+
+@njit(cache=True)
+def _search_in(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int, alpha0: int,
+               beta0: int, trump: int, fixed: int, stats: np.ndarray, table: np.ndarray, gen: int,
+               f_leader: np.ndarray, f_n: np.ndarray, f_base: np.ndarray, f_alpha: np.ndarray,
+               f_beta: np.ndarray, f_best: np.ndarray, f_best_tile: np.ndarray, f_list: np.ndarray,
+               f_count: np.ndarray, f_k: np.ndarray, f_tile: np.ndarray, f_key: np.ndarray,
+               f_low: np.ndarray, f_high: np.ndarray, f_a: np.ndarray, f_b: np.ndarray,
+               f_top: np.ndarray, f_winner: np.ndarray, f_gained: np.ndarray, f_trick: np.ndarray,
+               tricks: np.ndarray, keys: np.ndarray, scratch: np.ndarray, held: np.ndarray
+               ) -> int:
+    """`_search`'s loop on the frames it allocated, every array `_borrowed` (numba counts no
+    references to them)."""
     for k in range(n0):
         tricks[k] = first_trick[k]
     sp = 0
@@ -858,7 +910,7 @@ def _search(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int, a
                                 f_list[8 * sp] = first
                                 moves ^= 1 << first
                                 count = 1
-                            f_count[sp] = count + _ordered(moves, LEAD_RANK3, trump, 0,
+                            f_count[sp] = count + _ordered(moves, BY_LEAD, trump, 0,
                                                            f_list, 8 * sp + count, keys)
                             f_k[sp] = 0
             else:
@@ -877,7 +929,7 @@ def _search(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int, a
                 winner, top = _trick_top(tricks, at, n, leader, trump)
                 out = 8 * sp
                 if winner % 2 == seat % 2:  # the partner holds the trick: count first
-                    f_count[sp] = _ordered(moves, SMEAR_RANK, trump, suit, f_list, out, keys)
+                    f_count[sp] = _ordered(moves, BY_SMEAR, trump, suit, f_list, out, keys)
                 elif n == 3:  # the last seat: its cheapest winner, then its cheapest loser
                     rest = moves
                     count = 0
@@ -892,7 +944,7 @@ def _search(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int, a
                         count += 1
                     f_count[sp] = count
                 else:  # strongest first if it can beat the trick, else cheapest first
-                    rank = ORDER_RANK if _beats(moves, trump, suit, top) else DUMP_RANK
+                    rank = BY_ORDER if _beats(moves, trump, suit, top) else BY_DUMP
                     f_count[sp] = _ordered(moves, rank, trump, suit, f_list, out, keys)
                 gained = 1
                 if n == 3:
@@ -970,14 +1022,15 @@ def _search(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int, a
 
 @njit(cache=True)
 def _mtdf(hands: np.ndarray, leader: int, guess: int, low: int, high: int, trump: int,
-          stats: np.ndarray, table: np.ndarray, gen: int, trick: np.ndarray) -> int:
+          fixed: int, stats: np.ndarray, table: np.ndarray, gen: int, trick: np.ndarray
+          ) -> int:
     """FastSolver.mtdf inside the kernel: null-window searches from `guess` until the bounds
     meet (no call back to Python between them)."""
     guess = min(max(guess, low), high)
     while low < high:
         beta = max(guess, low + 1)
-        value = _search(hands, trick, 0, leader, beta - 1, beta, trump, NO_TEAM, stats,
-                        table, gen)
+        value = _search(hands, trick, 0, leader, beta - 1, beta, trump, fixed, stats, table,
+                        gen)
         if stats[ABORTED]:
             return 0
         if value < beta:
@@ -989,13 +1042,16 @@ def _mtdf(hands: np.ndarray, leader: int, guess: int, low: int, high: int, trump
 
 
 @njit(cache=True)
-def _evaluate(hands: np.ndarray, leader: int, trumps: np.ndarray, with_leads: bool,
-              gens: np.ndarray, stats: np.ndarray, table: np.ndarray, out: np.ndarray) -> None:
+def _evaluate(hands: np.ndarray, leader: int, trumps: np.ndarray, lead_masks: np.ndarray,
+              gaps: np.ndarray, gens: np.ndarray, stats: np.ndarray, table: np.ndarray,
+              out: np.ndarray) -> None:
     """games.texas42.oracle's work on one deal, every trump in one call: per trump t (row k
     of `out`), the leader's team's greedy floor (its team playing the greedy policy against
-    perfect defenders), its double-dummy points by MTD(f) from that floor, and the mask of
-    the opening leads that reach them (a null window beside the optimum per lead; 0 unless
-    `with_leads`). gens[2k], gens[2k + 1]: the two solvers' table generations."""
+    perfect defenders), its double-dummy points by MTD(f) from the floor plus gaps[k] (a
+    guess of how far above the floor the value lies; any guess gives the same value), and
+    which of the opening leads in lead_masks[k] reach them (a null window beside the optimum
+    per lead; the others are not tested). gens[2k], gens[2k + 1]: the two solvers' table
+    generations."""
     ours = leader % 2 == 0
     trick = np.zeros(4, np.int64)
     for k in range(trumps.shape[0]):
@@ -1004,22 +1060,23 @@ def _evaluate(hands: np.ndarray, leader: int, trumps: np.ndarray, with_leads: bo
                            gens[2 * k])
         gen = gens[2 * k + 1]
         if ours:
-            ns = _mtdf(hands, leader, ns_floor, ns_floor, 42, trump, stats, table, gen, trick)
+            ns = _mtdf(hands, leader, ns_floor + gaps[k], ns_floor, 42, trump, NO_TEAM, stats,
+                       table, gen, trick)
         else:
-            ns = _mtdf(hands, leader, ns_floor, 0, ns_floor, trump, stats, table, gen, trick)
+            ns = _mtdf(hands, leader, ns_floor - gaps[k], 0, ns_floor, trump, NO_TEAM, stats,
+                       table, gen, trick)
         leads = 0
-        if with_leads:
-            lo, hi = (ns - 1, ns) if ours else (ns, ns + 1)
-            rest = hands[leader]
-            while rest:
-                tile = _low_bit(rest)
-                rest &= rest - 1
-                hands[leader] ^= 1 << tile
-                trick[0] = tile
-                if _search(hands, trick, 1, leader, lo, hi, trump, NO_TEAM, stats, table,
-                           gen) == ns:
-                    leads |= 1 << tile
-                hands[leader] ^= 1 << tile
+        lo, hi = (ns - 1, ns) if ours else (ns, ns + 1)
+        rest = hands[leader] & lead_masks[k]
+        while rest:
+            tile = _low_bit(rest)
+            rest &= rest - 1
+            hands[leader] ^= 1 << tile
+            trick[0] = tile
+            if _search(hands, trick, 1, leader, lo, hi, trump, NO_TEAM, stats, table,
+                       gen) == ns:
+                leads |= 1 << tile
+            hands[leader] ^= 1 << tile
         out[k, 0] = ns_floor if ours else 42 - ns_floor
         out[k, 1] = ns if ours else 42 - ns
         out[k, 2] = leads
@@ -1085,17 +1142,12 @@ class FastSolver:
     def mtdf(self, hands: tuple[int, int, int, int], leader: int, guess: int,
              low: int = 0, high: int = 42) -> int:
         """The exact value by null-window searches from `guess`, knowing low <= value <= high
-        (the reference's Solver.mtdf)."""
-        guess = min(max(guess, low), high)
-        while low < high:
-            beta = max(guess, low + 1)
-            value = self._run(hands, leader, (), beta - 1, beta)
-            if value < beta:
-                high = value
-            else:
-                low = value
-            guess = low if value >= beta else high
-        return low
+        (the reference's Solver.mtdf), in one compiled call (`_mtdf`)."""
+        value = _mtdf(np.array(hands, np.int64), leader, guess, low, high, self.trump,
+                      self.fixed_team, self.stats, _TABLE, self.gen, np.zeros(4, np.int64))
+        if self.stats[ABORTED]:
+            raise OutOfNodes(self.nodes)
+        return int(value)
 
     def legal(self, hand: int, trick: Trick) -> int:
         if not trick:
@@ -1134,15 +1186,28 @@ class FastSolver:
 
 
 def evaluate_deal(hands: tuple[int, int, int, int], leader: int, trumps: Sequence[int],
-                  with_leads: bool = True) -> dict[int, tuple[int, int, int]]:
+                  with_leads: bool = True, leads: Sequence[int] | None = None,
+                  gaps: Sequence[int] | None = None) -> dict[int, tuple[int, int, int]]:
     """Per trump: (the leader's team's greedy floor, its double-dummy points, the mask of the
     optimal opening leads) of one whole deal, the leader to lead (`_evaluate`): the same
-    figures as games.texas42.oracle.greedy_score and dd_score, in one compiled call."""
+    figures as games.texas42.oracle.greedy_score and dd_score, in one compiled call.
+
+    `leads`: per trump (in the order of `trumps`), the mask of the opening leads to test
+    (default: all of the leader's, or none without `with_leads`); the mask returned holds
+    only tested leads. `gaps`: per trump, a guess of the double-dummy points above the greedy
+    floor, where MTD(f) starts (default 0: from the floor); it changes the work, never the
+    figures."""
     chosen = np.array(trumps, np.int64)
     gens = np.array([_generation() for _ in range(2 * len(chosen))], np.int64)
     stats = np.zeros(3, np.int64)
     stats[LIMIT] = 1 << 62
     out = np.zeros((len(chosen), 3), np.int64)
-    _evaluate(np.array(hands, np.int64), leader, chosen, with_leads, gens, stats, _TABLE, out)
+    if leads is None:
+        masks = np.full(len(chosen), (1 << 28) - 1 if with_leads else 0, np.int64)
+    else:
+        masks = np.array(leads, np.int64)
+    guesses = np.zeros(len(chosen), np.int64) if gaps is None else np.array(gaps, np.int64)
+    _evaluate(np.array(hands, np.int64), leader, chosen, masks, guesses, gens, stats, _TABLE,
+              out)
     return {int(t): (int(out[k, 0]), int(out[k, 1]), int(out[k, 2]))
             for k, t in enumerate(chosen)}

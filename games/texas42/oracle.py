@@ -117,11 +117,46 @@ def completions(hand: Sequence[Tile], seat: str, n: int, rng: random.Random
 
 @dataclass
 class Evaluation:
-    """Per completion, for one trump: each evaluator's bidder-team score, the optimal leads."""
+    """Per completion, for one trump: each evaluator's bidder-team score, the optimal leads
+    among those tested (`LeadTest`)."""
 
     dd: list[int] = field(default_factory=list)
     greedy: list[int] = field(default_factory=list)
     leads: list[frozenset[int]] = field(default_factory=list)
+
+    def gap_guess(self) -> int:
+        """Where MTD(f) starts above the greedy floor: the mean gap of the completions so far
+        (rounded; 0 at first). It changes the solver's work, never a figure."""
+        if not self.dd:
+            return 0
+        return round((sum(self.dd) - sum(self.greedy)) / len(self.dd))
+
+
+class LeadTest:
+    """Which opening leads still need testing for the 70% stability flag over `total`
+    completions (`stable`): none once one lead has been optimal in STABLE_SHARE of all
+    `total` (the flag is then true at every count after), and only the leads that could still
+    reach that share if optimal in every completion left (a lead that cannot reach it by the
+    end cannot reach it at any earlier count either: its count so far is below STABLE_SHARE of
+    that count). So `stable` gives the same flag at every count as testing every lead, with a
+    margin against rounding that only ever tests more."""
+
+    def __init__(self, hand: int, total: int) -> None:
+        self.hand, self.total = hand, total
+        self.counts = dict.fromkeys(bits(hand), 0)
+
+    def to_test(self, done: int) -> int:
+        """The mask of the leads to test in completion `done` (0-based)."""
+        need = STABLE_SHARE * self.total
+        if max(self.counts.values(), default=0) >= need:
+            return 0
+        left = self.total - done
+        return sum(1 << tile for tile, count in self.counts.items()
+                   if count + left >= need - 1e-6)
+
+    def add(self, leads: frozenset[int]) -> None:
+        for tile in leads:
+            self.counts[tile] += 1
 
 
 def solver(trump: int, fixed_team: int | None = None, limit: int | None = None) -> FastSolver:
@@ -191,13 +226,17 @@ def greedy_policy(trump: int) -> Callable[[int, int, tuple[tuple[int, int], ...]
 
 
 def evaluate(deal: Mapping[str, Sequence[Tile]], trumps: Sequence[int], bidder: str,
-             with_leads: bool = True) -> dict[int, tuple[int, int, frozenset[int]]]:
+             with_leads: bool = True, leads: Sequence[int] | None = None,
+             gaps: Sequence[int] | None = None) -> dict[int, tuple[int, int, frozenset[int]]]:
     """Per trump: (greedy floor, double-dummy score, optimal opening leads) of one deal: the
     figures of `greedy_score` and `dd_score`, every trump in one call of the compiled
-    solver (games.texas42.kernel.evaluate_deal; imported on first use, as `solver`)."""
+    solver (games.texas42.kernel.evaluate_deal; imported on first use, as `solver`).
+    `leads`: per trump, the mask of the opening leads to test (the set returned holds only
+    those); `gaps`: per trump, where MTD(f) starts above the floor (work only, never the
+    figures)."""
     from games.texas42.kernel import evaluate_deal
 
-    found = evaluate_deal(_hands(deal), SEATS.index(bidder), trumps, with_leads)
+    found = evaluate_deal(_hands(deal), SEATS.index(bidder), trumps, with_leads, leads, gaps)
     return {trump: (floor, score, frozenset(bits(leads)))
             for trump, (floor, score, leads) in found.items()}
 
@@ -244,16 +283,34 @@ def oracle_steps(hand: Sequence[Tile], seat: str, *, trumps: Sequence[int] = TRU
     position."""
     if deals is None:
         deals = completions(hand, seat, n, random.Random(position_seed(hand, seat, model, n)))
+    chosen = deals[:n]
+    for done, evaluations in enumerate(evaluated(chosen, trumps, seat, with_leads), start=1):
+        if done % every == 0 or done == len(chosen):
+            yield report(hand, seat, evaluations, done, n, model)
+
+
+def evaluated(deals: Sequence[dict[str, tuple[Tile, ...]]], trumps: Sequence[int], seat: str,
+              with_leads: bool = True) -> Iterator[dict[int, Evaluation]]:
+    """The per-trump evaluations after each of `deals` (the same dict, grown): MTD(f) starts
+    at the floor plus the mean gap so far (`Evaluation.gap_guess`) and only the opening leads
+    that can still change the stability flag over all `deals` are tested (`LeadTest`); the
+    figures, and the flag at every count, are those of testing every lead from the floor."""
     evaluations = {t: Evaluation() for t in trumps}
-    for done, deal in enumerate(deals[:n], start=1):
-        for trump, (floor, score, leads) in evaluate(deal, trumps, seat, with_leads).items():
+    total = len(deals)
+    bidder_hand = _hands(deals[0])[SEATS.index(seat)] if total else 0
+    tests = {t: LeadTest(bidder_hand, total) for t in trumps}
+    for done, deal in enumerate(deals):
+        masks = [tests[t].to_test(done) if with_leads else 0 for t in trumps]
+        gaps = [evaluations[t].gap_guess() for t in trumps]
+        for trump, (floor, score, leads) in evaluate(deal, trumps, seat, with_leads, masks,
+                                                     gaps).items():
             evaluation = evaluations[trump]
             evaluation.dd.append(score)
             evaluation.greedy.append(floor)
             if with_leads:
                 evaluation.leads.append(leads)
-        if done % every == 0 or done == len(deals[:n]):
-            yield report(hand, seat, evaluations, done, n, model)
+                tests[trump].add(leads)
+        yield evaluations
 
 
 def bidding_oracle(hand: Sequence[Tile], seat: str, *, trumps: Sequence[int] = TRUMPS,

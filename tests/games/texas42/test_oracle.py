@@ -15,12 +15,15 @@ from games.texas42.oracle import (
     DD,
     GREEDY,
     LEVELS,
+    LeadTest,
     bidding_oracle,
     completions,
     dd_score,
     evaluate,
+    evaluated,
     greedy_score,
     oracle_steps,
+    stable,
 )
 from games.texas42.solver import Solver, hands_of
 from games.texas42.suits import DOUBLES, FOLLOW_ME, TRUMPS
@@ -140,3 +143,43 @@ def test_the_same_position_gives_the_same_figures_and_cache_key() -> None:
     other = bidding_oracle(hand, "N", trumps=(4,), n=5, with_leads=False)
     assert other["cache_key"] != one["cache_key"] and other["seed"] != one["seed"]
     assert {s for s in SEATS} >= {one["seat"], other["seat"]}
+
+
+def test_a_lead_is_tested_only_while_it_can_still_decide_the_flag() -> None:
+    """LeadTest over 10 completions (the flag needs one lead optimal in 7): nothing once a
+    lead has 7, and only the leads that could still reach 7 if optimal in every one left."""
+    test = LeadTest(0b1011, 10)
+    assert test.to_test(0) == 0b1011
+    for _ in range(3):
+        test.add(frozenset({0}))
+    assert test.to_test(3) == 0b1011  # leads 1 and 3 could still be optimal in all 7 left
+    test.add(frozenset({0}))
+    assert test.to_test(4) == 0b0001  # 0 + 6 left < 7: only lead 0 can still decide it
+    for _ in range(3):
+        test.add(frozenset({0}))
+    assert test.to_test(7) == 0  # lead 0 has 7 of 10: the flag is true whatever follows
+
+
+@pytest.mark.parametrize("seat", ["S", "W"])
+def test_the_oracle_s_shortcuts_give_every_figure_and_flag_of_the_full_work(seat: str) -> None:
+    """`evaluated` (MTD(f) from the floor plus the mean gap so far; leads tested only while
+    they can change the flag) against every lead tested from the floor, completion by
+    completion: the same floors and values, the stability flag equal at every count, with
+    fewer leads tested and both flags met."""
+    hand = tiles(HANDS["sixes"][0] if seat == "S" else HANDS["fours"][0])
+    trumps = (6, 4, 2, FOLLOW_ME)
+    drawn = completions(hand, seat, 30, random.Random(29))
+    full = [evaluate(deal, trumps, seat) for deal in drawn]
+    fewer = flags = 0
+    seen = set()
+    for done, found in enumerate(evaluated(drawn, trumps, seat), start=1):
+        for trump in trumps:
+            floor, score, leads = full[done - 1][trump]
+            assert (found[trump].greedy[-1], found[trump].dd[-1]) == (floor, score)
+            assert found[trump].leads[-1] <= leads
+            fewer += len(leads) - len(found[trump].leads[-1])
+            flag = stable([f[trump][2] for f in full[:done]])
+            assert stable(found[trump].leads) == flag
+            seen.add(flag)
+            flags += 1
+    assert fewer > 0 and seen == {True, False} and flags == 30 * len(trumps)
