@@ -219,6 +219,18 @@ def test_the_exact_layer_is_unchanged(tmp_path: Path,
     assert behaviour["impossible"] == 0
     assert behaviour["fits"][0]["player"] == "pooled" and behaviour["fits"][0]["choices"] > 5
     assert both["comparison"]["log_loss_behaviour_minus_uniform"]["positions"] > 20
+    # --fit-db: fitted on another store's matches (out of sample), scored on these
+    other = str(tmp_path / "other.sqlite3")
+    assert main(["calibrate", "--db", other, "--variant", MINI, "--play", "3", "--bots",
+                 "random", "--seed", "5", "--samples", "32", "--json"]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    own = scored["models"][BEHAVIOUR_PLAYS.name]["fits"]
+    assert main(["calibrate", "--db", other, "--variant", MINI, "--fit-db", db,
+                 "--samples", "32", "--json"]) == 0
+    crossed = json.loads(capsys.readouterr().out)
+    assert crossed["models"][BEHAVIOUR_PLAYS.name]["fits"] == behaviour["fits"] != own
+    assert crossed["models"]["uniform"] == scored["models"]["uniform"]
+    assert crossed["fitted_on"] == db
     events = _matches(["greedy"], 1, 6)[0]
     lone = UnoBelief("N", MINI)
     weigher = PlayWeigher(MINI, "N", {"S": PRIOR})
