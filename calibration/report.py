@@ -175,14 +175,18 @@ def _covered(model: BehaviourModel, match: StoredMatch) -> bool:
 
 
 def calibrate(store: EventStore, options: Options, games: Registry = GAMES,
-              progress: Callable[[int, int], None] | None = None) -> Report:
+              progress: Callable[[int, int], None] | None = None,
+              fit_on: EventStore | None = None) -> Report:
+    """The report over `store`'s matches; the behaviour model fitted on `fit_on`'s matches
+    (of the same variant) when given — an out-of-sample score — else on the scored ones."""
     matches = stored_matches(store, games, options.variant, options.max_matches)
     report = Report(options.variant, matches=len(matches))
     report.cards[UNIFORM] = Scorecard()
     model = behaviour_model(matches, options.model) if options.behaviour else None
     fitted: Fitted | None = None
     if model is not None:
-        fitted = fit(model, matches)
+        fitted = fit(model, matches if fit_on is None
+                     else stored_matches(fit_on, games, options.variant))
         report.fits = list(fitted.summaries)
         report.behaviour = model.name
         report.cards[model.name] = Scorecard()

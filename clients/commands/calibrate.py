@@ -55,6 +55,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--model", default=None,
                         help="the behaviour model to score (default: the first the matches' "
                              "games declare)")
+    parser.add_argument("--fit-db", metavar="DB",
+                        help="fit the behaviour model on this store's matches (of --variant) "
+                             "instead of the scored ones: an out-of-sample score")
     parser.add_argument("--play", type=int, metavar="N",
                         help="first store N matches of --bots of --variant in --db")
     parser.add_argument("--bots", default="greedy",
@@ -86,7 +89,13 @@ def run(args: argparse.Namespace) -> int:
                       shrink=args.shrink, model=args.model)
     with open_store(args.db) as store:
         try:
-            result = calibrate(store, options, args.games, _progress).to_dict()
+            if args.fit_db is None:
+                result = calibrate(store, options, args.games, _progress).to_dict()
+            else:
+                with open_store(args.fit_db) as fit_on:
+                    result = calibrate(store, options, args.games, _progress,
+                                       fit_on).to_dict()
+                result["fitted_on"] = args.fit_db
         except (NotRevealed, ArchiveError) as error:
             raise CommandError(str(error)) from None
     if not result["matches"]:

@@ -18,6 +18,7 @@ from games.interface import (
 )
 from games.uno.advisor import ADVISOR
 from games.uno.audience import view
+from games.uno.behaviour import BEHAVIOUR_PLAYS
 from games.uno.belief import MODEL, UnoBelief
 from games.uno.bots import GreedyBot, RandomBot
 from games.uno.check import check_log
@@ -113,6 +114,7 @@ CAPABILITIES = Capabilities(
     stand_in="greedy",
     advisor=ADVISOR,  # PIMC over the seat's belief (games.advice)
     beliefs=(uniform_belief(MODEL),),
+    behaviour={BEHAVIOUR_PLAYS.name: BEHAVIOUR_PLAYS},  # the play-aware layer (games.behaviour)
     fair_dealing=UnoDealing(),  # the match's seed: committed at the deal, revealed in
                                 # match_ended; the reshuffles derived from it
     reveal=uno_moments,  # who held what, for calibrate
