@@ -70,9 +70,9 @@ class Frames:
         self.held.clear()
 
 
-def _new_table(web_server: WebServer) -> str:
+def _new_table(web_server: WebServer, variant: str) -> str:
     with connect(f"ws://127.0.0.1:{web_server.port}/ws") as ws:
-        ws.send(json.dumps({"type": "create_table", "id": 1, "variant": "uno-2-mini",
+        ws.send(json.dumps({"type": "create_table", "id": 1, "variant": variant,
                             "bots": {"N": "greedy"}}))
         return str(json.loads(ws.recv(timeout=10))["table_id"])
 
@@ -81,16 +81,17 @@ def _north_played(page: Any) -> bool:
     return bool(app(page, "a.events.some(e => e.type === 'card_played' && e.seat === 'N')"))
 
 
-def _to_a_weighed_position(page: Any, web_server: WebServer) -> str:
-    """A table where North has played a card and South is to move (its belief drawn)."""
+def _to_a_weighed_position(page: Any, web_server: WebServer, variant: str = "uno-2-mini") -> str:
+    """A table where North has played a card and South is to move, its belief drawn and
+    exact (the layer weighs the exact belief's deals)."""
     for _ in range(TABLES):
-        table_id = _new_table(web_server)
+        table_id = _new_table(web_server, variant)
         page.goto(f"{web_server.base}/#table={table_id}&seat=S&game=uno")
         while True:
             page.wait_for_function(f"({READY}) || ({OVER})", timeout=60_000)
             if app(page, "a.state.phase") == "finished":
                 break
-            if _north_played(page):
+            if _north_played(page) and app(page, "a.belief.status") == "exact":
                 return table_id
             before = app(page, "a.state.lastSeq")
             page.locator("#board [data-move]").first.click()
@@ -198,6 +199,36 @@ def test_the_play_aware_layer_is_shown_beside_the_exact_one(context: Any,
     assert _figures(page) == pytest.approx(shown, abs=1e-6)  # the same view, the same layer
     page.click("#overlay .ov-model [data-model='uniform']")
     page.wait_for_selector("#overlay[data-shown='exact']")
+    assert errors == [], errors
+
+
+def test_a_sampled_layer_shows_the_answer_with_its_errors(context: Any,
+                                                          web_server: WebServer) -> None:
+    """On the full deck (uno-2) the layer is sampled: the figures are the answer's, the words
+    say its widest error and effective sample, each figure's name carries its own error."""
+    page = context.new_page()
+    errors = watch_errors(page)
+    frames = Frames(page)
+    _to_a_weighed_position(page, web_server, "uno-2")
+    if not page.locator("#overlay .uno-ov").count():
+        page.click("button.ov-toggle")
+    seq = app(page, "a.belief.seq")
+    page.click(f"#overlay .ov-model [data-model='{MODEL}']")
+    page.wait_for_selector(f"#overlay[data-shown='plays'][data-seq='{seq}']", timeout=60_000)
+    answer = next(a for a in reversed(frames.answers) if a["seq"] == seq)
+    assert not answer["exact"] and answer["error_95"] is not None and answer["weighed"] >= 1
+    assert _figures(page) == pytest.approx(_at_least_one(answer["marginals"]), abs=1e-9)
+    words = page.inner_text("#overlay .accuracy")
+    widest = f"±{answer['error_95'] * 100:.1f} points"
+    assert words.startswith("Estimate, not exact") and widest in words, words
+    assert f"about {max(1, round(answer['ess']))} independent ones" in words, words
+    label = page.get_attribute("#overlay .uno-holder[data-holder='N'] .c[data-p]", "aria-label")
+    assert label and " ±" in label, label
+    print(f"uno-2 seq {seq}: ESS {answer['ess']}, {answer['samples']} drawn, widest ±"
+          f"{answer['error_95']:.3f}; words: {words}")
+    for width in (1280, 360):
+        shot = f"uno-plays-layer-sampled{'-phone' if width < 600 else ''}"
+        assert_reads_well(panel_at(page, width, shot=shot), {"N"}, f"sampled, at {width} px")
     assert errors == [], errors
 
 
