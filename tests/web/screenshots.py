@@ -24,6 +24,7 @@ VIEWS = [
     "tests/web/test_chat.py",
     "tests/web/test_panels.py",
     "tests/web/test_rules_pages.py",
+    "tests/web/test_uno_plays_layer.py",
 ]
 """The tests that take the screenshots (desktop, and each at phone width): the dominoes
 pages', the lobby and a table of every game (test_every_variant, at 360 px), and each game's

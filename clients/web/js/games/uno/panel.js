@@ -3,12 +3,15 @@
 // each with the chance of holding at least one (and the expected copies where two are
 // possible) — exact from the belief's marginals, whose items are "r7" (holds >= 1) and
 // "r7>=2" (holds >= 2), so the expected copies are their sum. Figures that moved with the
-// last move are outlined and the move named; an estimate says so, with its error.
+// last move are outlined and the move named; an estimate says so, with its error. A switch
+// above the figures shows, instead, the play-aware layer (layer.js) with its own label; the
+// exact figures come back with the other button.
 
 import { esc, hideTip, showTip } from "../../ui.js";
 import { accuracyWords, cellLabel, changedByHtml, changedCells, gistsHtml, pctText } from "../odds.js";
 import { cardFace, cardWords, colourOf } from "./cards.js";
 import { COLOURS } from "./fold.js";
+import { PLAY_MODEL, layerErrors, layerSwitchHtml, layerTechnical, layerWords } from "./layer.js";
 
 const SEAT_NAMES = { S: "South", N: "North" };
 export const holderName = (h) => (h === "deck" ? "The deck" : SEAT_NAMES[h] || h);
@@ -77,34 +80,56 @@ function holderHtml(holder, kinds, size, ctx) {
     `${byColour || `<p class="muted">No card can be there.</p>`}</section>`;
 }
 
-// opts: {note (why there is nothing to show), changedBy, before, over (the match ended)}
+// opts: {note (why there is nothing to show), changedBy, before, over (the match ended),
+//        layer: {model, odds (the play-aware answer for this belief, or null), error, waiting}}
+// With the layer chosen and its answer in, the figures are the layer's, labelled as such;
+// while it is on its way, the exact ones dimmed; the exact figures are drawn as ever otherwise.
 export function renderOverlay(el, s, belief, me, opts = {}) {
-  const held = holdings(belief && belief.marginals);
-  const holders = Object.keys(held);
-  const changed = changedCells(el, belief, opts.before);
+  const layer = opts.layer;
+  const switchHtml = layer ? layerSwitchHtml(layer.model) : "";
+  const changed = changedCells(el, belief, opts.before); // the exact belief's moves, whatever is shown
+  const exactHeld = holdings(belief && belief.marginals);
+  const holders = Object.keys(exactHeld);
+  el.dataset.shown = "exact";
   if (!holders.length) {
     const over = s.phase === "finished" || (belief && belief.status === "over");
     // an estimate with too few effective samples shows no numbers, only why
     const said = belief && belief.status === "estimate" && (belief.estimate || (belief.details || {}).estimate);
     const note = opts.note || (over ? "The match is over: every hand is shown on the table, so nothing is hidden."
       : said ? `Estimate, not exact: ${said}` : "Waiting for the deal.");
-    el.innerHTML = `<section class="uno-ov"><h2>The odds: hidden cards</h2><p class="muted">${esc(note)}</p></section>`;
+    el.innerHTML = `<section class="uno-ov"><h2>The odds: hidden cards</h2>${switchHtml}<p class="muted">${esc(note)}</p></section>`;
     return;
   }
-  const remaining = belief.remaining || {};
+  const weighed = layer && layer.model === PLAY_MODEL;
+  const odds = weighed ? layer.odds : null;
+  const held = odds ? holdings(odds.marginals) : exactHeld;
+  const remaining = (odds && odds.remaining) || belief.remaining || {};
   const players = holders.filter((h) => h !== "deck");
-  const gists = gistsHtml(players.map((h) => ({ holder: h, text: gistText(h, held[h], remaining[h]) })));
-  const ctx = { changed, errors: belief.status === "estimate" ? belief.marginal_error_95 : null };
+  const gists = gistsHtml(players.map((h) => ({ holder: h, text: gistText(h, held[h] || {}, remaining[h]) })));
+  const outlined = weighed ? new Set() : changed; // the layer's figures are not compared move to move
+  const ctx = { changed: outlined, errors: odds ? layerErrors(odds) : belief.status === "estimate" ? belief.marginal_error_95 : null };
   const facts = (belief.facts || []).map((f) => `<li>${esc(f)}</li>`).join("");
-  el.innerHTML = `<section class="uno-ov" aria-label="the odds: hidden cards"><h2>The odds: hidden cards</h2>` +
-    `${gists}${changedByHtml(opts.changedBy, changed)}` +
-    `<p class="muted label accuracy${belief.status === "estimate" ? " relaxed" : ""}">${esc(accuracyWords(belief, "deals and draws"))} ` +
-    `Every deal and draw that fits the public moves counts as equally likely. ${me ? `From ${esc(SEAT_NAMES[me] || me)}'s seat.` : "As a spectator."}</p>` +
-    `<div class="uno-holders">${players.map((h) => holderHtml(h, held[h], remaining[h], ctx)).join("")}` +
+  const seat = me ? `From ${esc(SEAT_NAMES[me] || me)}'s seat.` : "As a spectator.";
+  let words = `${esc(accuracyWords(belief, "deals and draws"))} Every deal and draw that fits the public moves counts as equally likely. ${seat}`;
+  let labelClass = belief.status === "estimate" ? " relaxed" : "";
+  if (weighed) {
+    el.dataset.shown = odds ? "plays" : layer.waiting ? "waiting" : "exact";
+    words = odds ? `${esc(layerWords(odds))} ${seat}`
+      : `${esc(layer.error || "Weighing the deals by the plays…")} The figures shown are the exact ones` +
+        `${layer.waiting ? ", until the estimate comes" : ""}. ${seat}`;
+    labelClass = " layer-words";
+  }
+  const technical = odds && odds.label ? `<details class="uno-model"${el._modelOpen ? " open" : ""}><summary>The model, ` +
+    `technically</summary><p class="muted">${esc(layerTechnical(odds))}</p></details>` : "";
+  el.innerHTML = `<section class="uno-ov" aria-label="the odds: hidden cards"><h2>The odds: hidden cards</h2>${switchHtml}` +
+    `${gists}${changedByHtml(opts.changedBy, outlined)}` +
+    `<p class="muted label accuracy${labelClass}">${words}</p>${technical}` +
+    `<div class="uno-holders${weighed && !odds && layer.waiting ? " pending" : ""}">` +
+    `${players.map((h) => holderHtml(h, held[h] || {}, remaining[h], ctx)).join("")}` +
     `${held.deck ? `<details class="uno-deck"${el._deckOpen ? " open" : ""}><summary>The deck, card by card ` +
       `(${cardsWord(remaining.deck ?? 0)})</summary>${holderHtml("deck", held.deck, remaining.deck, ctx)}</details>` : ""}</div>` +
     `<p class="muted legend">Under each card: the chance of holding at least one; ~1.4: the expected copies, where two are possible.</p>` +
-    `${facts ? `<h3>Facts</h3><ul class="facts">${facts}</ul>` : ""}${seedHtml(el, belief, held)}</section>`;
+    `${facts ? `<h3>Facts</h3><ul class="facts">${facts}</ul>` : ""}${weighed ? "" : seedHtml(el, belief, exactHeld)}</section>`;
 }
 
 // Seed 004's approximate update beside the exact belief (a seat's view): where the two
@@ -139,12 +164,19 @@ export const PANEL_STYLE = `
 .uno-chip .c { font-size: 0.72rem; font-weight: 700; padding: 0 3px; border-radius: 3px; white-space: nowrap; color: #111; }
 .uno-chip .e { font-size: 0.66rem; color: #555; min-height: 0.8em; line-height: 1; }
 .uno-ov .relaxed { color: #8a4b00; }
+.uno-ov .ov-model { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0.4rem 0; }
+.uno-ov .ov-model button[aria-pressed="true"] { font-weight: 700; outline: 2px solid #b45309; }
+.uno-ov .layer-words { color: #7c2d12; }
+.uno-holders.pending { opacity: 0.55; }
+.uno-ov .uno-model p { font-size: 0.8rem; margin: 0.2rem 0; }
+.uno-ov .uno-model summary { font-size: 0.85rem; }
 `;
 
 export function attachHover(el) {
   el.addEventListener("toggle", (e) => { // the deck's list stays open (or shut) across updates
     if (e.target.classList && e.target.classList.contains("uno-deck")) el._deckOpen = e.target.open;
     if (e.target.classList && e.target.classList.contains("uno-seed")) el._seedOpen = e.target.open;
+    if (e.target.classList && e.target.classList.contains("uno-model")) el._modelOpen = e.target.open;
   }, true);
   el.addEventListener("mouseover", (e) => {
     const c = e.target.closest && e.target.closest(".uno-chip");

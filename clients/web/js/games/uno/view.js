@@ -9,6 +9,7 @@ import { adviceHtml } from "./advice.js";
 import { describe } from "./describe.js";
 import { CARD_STYLE, cardFace, cardWords } from "./cards.js";
 import { COLOURS, turnOf } from "./fold.js";
+import { liveLayer, replayClick, replayLayer } from "./layer.js";
 import { PANEL_STYLE, attachHover, cardsWord, holderName, renderOverlay } from "./panel.js";
 
 export { attachHover };
@@ -113,12 +114,19 @@ export function liveTable(ctx) {
     renderBoard(boardEl, app.state, { me, moves: me ? ctx.legalMoves() : [], extraHtml: extra });
   }
 
+  // the play-aware layer beside the exact odds (layer.js), asked for once per belief
+  const plays = liveLayer(app, tableId, () => renderOverlayNow());
+  overlayEl.addEventListener("click", (e) => plays.onClick(e));
+
   function renderOverlayNow() {
     if (!ctx.overlayOn()) return;
     const ev = app.belief && app.events && app.events[app.belief.seq - 1];
-    renderOverlay(overlayEl, app.state, app.belief, me, { changedBy: ev ? `${describe(ev)} (seq ${ev.seq})` : "" });
+    renderOverlay(overlayEl, app.state, app.belief, me, { changedBy: ev ? `${describe(ev)} (seq ${ev.seq})` : "",
+      layer: plays.current() });
     overlayEl.dataset.seq = app.belief ? app.belief.seq : 0;
     overlayEl.dataset.observer = me || "spectator";
+    overlayEl.dataset.model = plays.layer.model;
+    plays.ask();
   }
 
   const send = moveSender(app, tableId, () => render());
@@ -148,10 +156,18 @@ export function renderReplayStep(ctx) {
   const seat = state.seats.includes(perspective) ? perspective : null;
   renderBoard(ctx.boardEl, state, { me: seat });
   if (!ctx.overlayOn) return;
-  renderOverlay(ctx.overlayEl, state, perspective === "all" ? null : ctx.belief, seat, {
+  const all = perspective === "all";
+  const el = ctx.overlayEl;
+  if (!el._unoLayer) { // the switch of the play-aware layer (layer.js), listened to once
+    el._unoLayer = true;
+    el.addEventListener("click", (e) => replayClick(e));
+  }
+  const draw = () => renderOverlay(el, state, all ? null : ctx.belief, seat, {
     changedBy: ctx.event ? `${describe(ctx.event)} (seq ${ctx.event.seq})` : "",
     before: ctx.earlier && ctx.earlier.length > 1 ? ctx.earlier[ctx.earlier.length - 2] : null,
-    note: perspective === "all" ? "Every card open: nothing to infer." : "",
+    note: all ? "Every card open: nothing to infer." : "",
+    layer: all ? null : replayLayer(ctx, draw),
   });
+  draw();
 }
 
