@@ -75,7 +75,10 @@ export function accuracyWords(belief, what = "deals") {
     const n = belief.samples != null ? `, from ${grouped(belief.samples)} sampled ${what}` : "";
     return `Estimate, not exact:${err}${n}. Exact counting is over its budget here.`;
   }
-  const n = belief.consistent_deals != null ? ` over the ${grouped(belief.consistent_deals)} ${what} that fit what you saw` : "";
+  const deals = belief.consistent_deals;
+  // one deal left is the truth itself: said so, not "the 1 deals"
+  const n = deals === 1 ? ": only one deal fits what you saw"
+    : deals != null ? ` over the ${grouped(deals)} ${what} that fit what you saw` : "";
   return `Exact: counted${n}, so no sampling error.`;
 }
 

@@ -75,7 +75,7 @@ export function renderBoard(el, state, opts = {}) {
     `${p.refuter ? `; ${p.refuter === me ? "you refute" : `${who(p.refuter)} refutes`}${p.shown ? `: <b>${esc(p.shown)}</b>` : p.shownSeen === false ? " (a card you did not see)" : ""}` : "; nobody could refute"}</p>` : "";
   const hand = me && state.hands[me] ? `<div class="clue-hand" aria-label="your cards"><span class="muted">Your cards:</span>${state.hands[me].map((c) => `<span class="clue-card">${esc(c)}</span>`).join("")}</div>` : "";
   const over = state.phase === "finished"
-    ? `<p class="clue-over"><b>${state.winner ? `${esc(seatLabel(state.winner))} wins` : "Nobody wins"}</b>: ${state.envelope.map(esc).join(", ")}.</p>` : "";
+    ? `<p class="clue-over"><b>${state.winner ? (state.winner === me ? "You win" : `${esc(seatLabel(state.winner))} wins`) : "Nobody wins"}</b>: ${state.envelope.map(esc).join(", ")}.</p>` : "";
   const turn = state.phase !== "finished" && acting ? `<p>${acting === me ? "<b>Your move.</b>" : `Waiting for ${esc(seatLabel(acting))}.`}</p>` : "";
   el.innerHTML = `<div class="clue"><div class="clue-seats">${seats}</div>${last}${over}${turn}${hand}${opts.controlsHtml || ""}</div>`;
 }
