@@ -93,6 +93,21 @@ def advise_under(advisor: Advisor, view: Sequence[JSON], seat: Seat, seed: int,
     return advisor.advise(view, seat, seed, seconds, model=model)  # type: ignore[call-arg]
 
 
+def position_key(advisor: object, view: Sequence[JSON], seat: Seat,
+                 model: str = UNIFORM) -> str | None:
+    """A name for the advice `advisor` would give `seat` from `view` under `model` that is the
+    same exactly when the answer is: offered (an optional `position_key` method) only by an
+    advisor whose answer is a function of the position alone (its samplers seeded from the
+    position, never from the request's seed or the clock), so the server may keep the answer
+    under it for good and serve it to any table or replay that reaches the same position.
+    None: not offered, or no such advice now (the advisor would refuse)."""
+    method = getattr(advisor, "position_key", None)
+    if method is None:
+        return None
+    found: str | None = method(view, seat, model)
+    return found
+
+
 def advisor_of(game: Any) -> Advisor | None:
     """The advisor `game` declares (`game.capabilities.advisor`), or None when it offers none."""
     advisor: Advisor | None = game.capabilities.advisor

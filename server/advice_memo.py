@@ -5,15 +5,27 @@ Every advisor's answer is decided by work budgets and a seed taken from the posi
 live is exactly what the replay of that move would compute; the live desk keeps it here and
 the replay reads it first, so a replay shows it at once. Bounded (least recently used go
 first); in memory, for the server's lifetime.
+
+`KeptAdvice` keeps, beyond the server's lifetime, the answers of an advisor that names them by
+position (games.advice.position_key: e.g. Texas 42's bidding oracle, under its `cache_key`):
+in the store's database (storage/kept.py), so a replay of a stored match, after a restart or
+on another server on the same database, shows them at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import json
 from collections import OrderedDict
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from games.advice import UNIFORM
+from server.logs import log
+from storage import EventStore, StorageError
+from storage.kept import KeptValues
 
 MAX_KEPT = 2048
 
@@ -48,3 +60,35 @@ class AdviceMemo:
 
     def __len__(self) -> int:
         return len(self._kept)
+
+
+class KeptAdvice:
+    """Advice payloads kept in the store's database under their position key (see above).
+    A failing read or write is logged and costs a recomputation, never an answer."""
+
+    PREFIX = "advice:"
+
+    def __init__(self, store: EventStore, values: KeptValues | None = None) -> None:
+        self.values = values if values is not None else KeptValues(store)
+        self.hits = 0
+        self.kept = 0
+
+    async def get(self, position: str) -> dict[str, Any] | None:
+        try:
+            raw = await asyncio.to_thread(self.values.get, self.PREFIX + position)
+        except (SQLAlchemyError, StorageError, OSError, ValueError) as error:
+            log("advice_kept_unread", position=position, error=repr(error))
+            return None
+        if raw is None:
+            return None
+        self.hits += 1
+        payload: dict[str, Any] = json.loads(raw)
+        return payload
+
+    async def put(self, position: str, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload, separators=(",", ":")).encode()
+        try:
+            if await asyncio.to_thread(self.values.put, self.PREFIX + position, data):
+                self.kept += 1
+        except (SQLAlchemyError, StorageError, OSError, ValueError) as error:
+            log("advice_kept_unwritten", position=position, error=repr(error))

@@ -29,6 +29,7 @@ from games.registry import GAMES
 from games.registry import Registry as Games
 from protocol import CreateTable
 from server import strategy_processes
+from server.advice_memo import KeptAdvice
 from server.beliefs.in_process import InProcessInference
 from server.beliefs.processes import ProcessInference
 from server.beliefs.remote import RemoteInference
@@ -190,7 +191,9 @@ class DominoServer:
         sys.setswitchinterval(self.config.switch_interval)
         self.store = await asyncio.to_thread(self._open_store)
         strategy_processes.acquire()  # pimc and advice workers (started when first needed)
-        self.replays = ReplayDesk(self.store, self.config.games, memo=self.advice.memo)
+        self.advice.kept = KeptAdvice(self.store.store)
+        self.replays = ReplayDesk(self.store, self.config.games, memo=self.advice.memo,
+                                  kept=self.advice.kept)
         inference: InProcessInference | ProcessInference | RemoteInference
         if self.config.mqtt:
             inference = await self._join_cluster(self.config.mqtt)

@@ -18,6 +18,7 @@ from sqlalchemy import (
     Engine,
     ForeignKeyConstraint,
     Integer,
+    LargeBinary,
     MetaData,
     PrimaryKeyConstraint,
     String,
@@ -102,6 +103,17 @@ events = Table(
     PrimaryKeyConstraint("stream", "seq", name="events_pk"),
     ForeignKeyConstraint(["stream"], ["streams.stream"], name="events_stream_fk"),
 )
+
+kept = Table(
+    "kept",
+    metadata,
+    Column("name", _name_type(), nullable=False),
+    Column("value", LargeBinary, nullable=False),
+    Column("kept_at", UTCDateTime(), nullable=False),
+    PrimaryKeyConstraint("name", name="kept_pk"),
+)
+"""Answers worth keeping across restarts, by name (storage/kept.py): a bounded cache beside the
+events, never part of a stream's chain (losing a row costs a recomputation, nothing else)."""
 
 APPEND_ONLY_MESSAGE = "events is append-only"
 

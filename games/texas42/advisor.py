@@ -37,7 +37,15 @@ from games.texas42.models import (
     ModelUnlikely,
     conditioned_completions,
 )
-from games.texas42.oracle import N_DEFAULT, bidding_oracle, position_seed, solver, wilson
+from games.texas42.oracle import (
+    COMPLETION_MODEL,
+    N_DEFAULT,
+    bidding_oracle,
+    cache_key,
+    position_seed,
+    solver,
+    wilson,
+)
 from games.texas42.rules import forced_to_bid, legal_tiles, to_act
 from games.texas42.scoring import legal_bids, needed
 from games.texas42.solver import hands_of
@@ -82,6 +90,10 @@ class Texas42Advisor:
                model: str = "uniform") -> JSON:
         return advise(view, seat, model=model)
 
+    def position_key(self, view: Sequence[JSON], seat: str, model: str = "uniform"
+                     ) -> str | None:
+        return position_key(view, seat, model)
+
     def decision(self, event: Any) -> str | None:
         if isinstance(event, BidMade | TrumpNamed | Played):
             return event.seat
@@ -99,6 +111,46 @@ def fold(view: Sequence[JSON], seat: str) -> Texas42Belief:
     for data in view:
         belief.apply(parse_event(data))
     return belief
+
+
+ADVICE_VERSION = 1
+"""Changes whenever the same position would give another payload (part of `position_key`)."""
+
+
+def position_key(view: Sequence[JSON], seat: str, model: str = "uniform",
+                 oracle_n: int = N_DEFAULT, play_n: int = PLAY_N) -> str | None:
+    """The name of the advice `advise(view, seat, ...)` returns (games.advice.position_key):
+    every figure is drawn from samplers seeded by the position, so the payload is a function
+    of what this names. At a bid or the trump it starts with the oracle's own `cache_key`
+    (games.texas42.oracle: the seat, its hand, the completion model with the bids it is
+    conditioned on, N), then a digest of the rest of the payload's inputs (the phase, the high
+    bid, whether the seat must bid, the table's options); in play, the play sampler's seed
+    (`play_seed`: the seat's dominoes, the contract and every play). None where `advise`
+    refuses."""
+    state = fold(view, seat).state
+    if state is None or state.phase not in ("bidding", "trump", "playing"):
+        return None
+    if to_act(state) != seat:
+        return None
+    if state.phase == "playing":
+        if state.nello:
+            return None
+        return f"t42play{ADVICE_VERSION}-{play_seed(state, seat, play_n):016x}-{model}"
+    hand = sorted(state.hands.get(seat) or ())
+    label = COMPLETION_MODEL
+    if model == BIDS_GREEDY:
+        label = bids_label(state.bids)
+    rest = [ADVICE_VERSION, model, state.phase, seat, state.dealer, state.high_bid,
+            forced_to_bid(state, seat) if state.phase == "bidding" else None,
+            state.options.nello, state.options.dealer_must_bid]
+    digest = hashlib.sha256(repr(rest).encode()).hexdigest()[:16]
+    return f"{cache_key(hand, seat, label, oracle_n)}-{digest}"
+
+
+def bids_label(bids: Sequence[tuple[str, int]]) -> str:
+    """The completion model `bids:greedy` names for these bids so far (part of the seed)."""
+    return f"{BIDS_GREEDY_LABEL}; bids: " + (", ".join(
+        f"{s} {b or 'pass'}" for s, b in bids) or "none yet")
 
 
 def advise(view: Sequence[JSON], seat: str, oracle_n: int = N_DEFAULT,
@@ -120,8 +172,7 @@ def advise(view: Sequence[JSON], seat: str, oracle_n: int = N_DEFAULT,
                  "label": BID_LABEL, "model": model}
     if model == BIDS_GREEDY:
         bids = [(s, b) for s, b in state.bids]
-        label = f"{BIDS_GREEDY_LABEL}; bids: " + (", ".join(
-            f"{s} {b or 'pass'}" for s, b in bids) or "none yet")
+        label = bids_label(bids)
         try:
             deals = conditioned_completions(
                 hand, seat, [(s, b) for s, b in bids if s != seat], oracle_n,

@@ -29,11 +29,11 @@ import json
 import time
 from typing import Any
 
-from games.advice import UNIFORM, advisor_of, flat, models_of
+from games.advice import UNIFORM, advisor_of, flat, models_of, position_key
 from games.registry import GAMES
 from games.registry import Registry as Games
 from server import strategy_processes
-from server.advice_memo import AdviceMemo, advice_seed
+from server.advice_memo import AdviceMemo, KeptAdvice, advice_seed
 from server.replay.build import MatchLog, ReplayError, is_finished, load_log
 from server.replay.gate import ReplayGate, gated
 from server.replay.results import Outcome, ReplayResults, ResultKey
@@ -60,16 +60,21 @@ class ReplayAdvisor:
 
     def __init__(self, store: EventStore, games: Games = GAMES, *,
                  gate: ReplayGate | None = None, results: ReplayResults | None = None,
-                 deadline: float | None = None, memo: AdviceMemo | None = None) -> None:
+                 deadline: float | None = None, memo: AdviceMemo | None = None,
+                 kept: KeptAdvice | None = None) -> None:
         """`deadline`: seconds an asker waits before 503 `busy` (the HTTP route's is below
         the handshake's timeout: server/replay/gate.py); None waits for the answer. `memo`:
-        advice already computed for a move (live, at the table), read before solving."""
+        advice already computed for a move (live, at the table), read before solving.
+        `kept`: answers named by position in the store's database (server/advice_memo.py),
+        read before solving and written after: a replay after a restart, or on another
+        server on the same database, shows them at once."""
         self.store = store
         self.games = games
         self.gate = gate if gate is not None else ReplayGate()
         self.results = results if results is not None else ReplayResults()
         self.deadline = deadline
         self.memo = memo if memo is not None else AdviceMemo()
+        self.kept = kept
 
     async def advice(self, match_id: str, seq_text: str | None,
                      model_text: str | None = None, address: str = "-") -> bytes:
@@ -115,6 +120,12 @@ class ReplayAdvisor:
         seen = [game.event_to_dict(game.view(e, seat)) for e in events[: seq - 1]]
         started = time.monotonic()
         payload = self.memo.get((match_id, seq, seat, model))
+        position = (position_key(advisor, seen, seat, model)
+                    if payload is None and self.kept is not None else None)
+        if position is not None and self.kept is not None:
+            payload = await self.kept.get(position)
+            if payload is not None:
+                self.memo.keep((match_id, seq, seat, model), payload)
         if payload is None:
             try:
                 payload = await strategy_processes.game_advice(
@@ -125,6 +136,8 @@ class ReplayAdvisor:
                 raise ReplayError(503, "the advisor is busy: retry in a moment",
                                   code="busy") from busy
             self.memo.keep((match_id, seq, seat, model), payload)
+            if position is not None and self.kept is not None:
+                await self.kept.put(position, payload)
         elapsed = (time.monotonic() - started) * 1000.0
         hand = getattr(move, "hand", None)
         if hand is None:  # events without a hand number: the hands started before it

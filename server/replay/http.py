@@ -22,7 +22,7 @@ from archive.chat import read_chat
 from archive.reader import Archive
 from games.registry import GAMES
 from games.registry import Registry as Games
-from server.advice_memo import AdviceMemo
+from server.advice_memo import AdviceMemo, KeptAdvice
 from server.http import response
 from server.logs import log
 from server.ratelimit import TokenBucket
@@ -63,8 +63,9 @@ class ReplayDesk:
     with its own cache (owned here, not module state)."""
 
     def __init__(self, store: StoreLike, games: Games = GAMES,
-                 memo: AdviceMemo | None = None) -> None:
-        """`memo`: the live tables' advice, which the replay of the same move shows at once."""
+                 memo: AdviceMemo | None = None, kept: KeptAdvice | None = None) -> None:
+        """`memo`: the live tables' advice, which the replay of the same move shows at once;
+        `kept`: advice kept in the store's database by position (server/advice_memo.py)."""
         self.store = sync_store(store)
         self.games = games
         self.replays = StoredReplays(self.store, games)
@@ -72,7 +73,8 @@ class ReplayDesk:
         """One gate and one store of answers for advice and odds alike."""
         self.results = ReplayResults()
         self.advisor = ReplayAdvisor(self.store, games, gate=self.gate, results=self.results,
-                                     deadline=ANSWER_DEADLINE, memo=memo)
+                                     deadline=ANSWER_DEADLINE, memo=memo,
+                                     kept=kept)
         self.verdicts = ReplayVerdicts(self.advisor, self.gate, self.results)
         self.odds = ReplayOdds(self.store, games, gate=self.gate, results=self.results,
                                deadline=ANSWER_DEADLINE)

@@ -26,7 +26,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from games.advice import UNIFORM, AdviceRefused, Advisor, advisor_of, flat, models_of
+from games.advice import (
+    UNIFORM,
+    AdviceRefused,
+    Advisor,
+    advisor_of,
+    flat,
+    models_of,
+    position_key,
+)
 from games.interface import Game
 from games.registry import GAMES
 from games.registry import Registry as Games
@@ -38,7 +46,7 @@ from protocol import (
     ProtocolError,
 )
 from server import strategy_processes
-from server.advice_memo import AdviceMemo, advice_seed
+from server.advice_memo import AdviceMemo, KeptAdvice, advice_seed
 from server.logs import log
 from server.tables.interface import TableHandle
 
@@ -94,6 +102,9 @@ class AdviceDesk:
         self.games = games
         self.memo = memo if memo is not None else AdviceMemo()
         """Answers kept for the replay of the same move (the same seed: the same answer)."""
+        self.kept: KeptAdvice | None = None
+        """Answers named by their position, kept in the store's database (set once the
+        server's store is open): read before computing, written after."""
         self.in_flight: set[tuple[str, str]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -149,6 +160,12 @@ class AdviceDesk:
             model = getattr(message, "model", UNIFORM)
             key = (table_id, seq + 1, seat, model)  # the move being decided is the next seq
             payload = self.memo.get(key)
+            position = (position_key(advisor, events, seat, model)
+                        if payload is None and self.kept is not None else None)
+            if position is not None and self.kept is not None:
+                payload = await self.kept.get(position)
+                if payload is not None:
+                    self.memo.keep(key, payload)
             if payload is None:
                 payload = await asyncio.wait_for(
                     strategy_processes.game_advice(advisor, events, seat,
@@ -158,6 +175,8 @@ class AdviceDesk:
                     advisor.seconds + TIMEOUT_MARGIN,
                 )
                 self.memo.keep(key, payload)
+                if position is not None and self.kept is not None:
+                    await self.kept.put(position, payload)
             elapsed = (time.monotonic() - started) * 1000.0
             reply = reply_of(advisor, message, table_id, seat, seq, payload, elapsed)
             log("advice", table=table_id, seat=seat, seq=seq, kind=payload.get("kind", "-"),
