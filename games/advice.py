@@ -23,7 +23,7 @@ payload travels whole in `advice`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Literal, Protocol
 
 JSON = dict[str, Any]
@@ -91,6 +91,22 @@ def advise_under(advisor: Advisor, view: Sequence[JSON], seat: Seat, seed: int,
     # an advisor that lists `models` takes `model=` (Advisor's four-argument advise is the
     # protocol every advisor meets; models_of checked this one offers the model)
     return advisor.advise(view, seat, seed, seconds, model=model)  # type: ignore[call-arg]
+
+
+def advise_steps(advisor: Advisor, view: Sequence[JSON], seat: Seat, seed: int,
+                 seconds: float, model: str = UNIFORM) -> Iterator[JSON]:
+    """The advice as it grows: partial payloads (e.g. a bidding oracle's table after 25,
+    50, ... completions), the last one exactly `advise_under`'s answer. An advisor that offers
+    an `advise_steps` method (same arguments as `advise`) streams; another yields its one
+    answer."""
+    method = getattr(advisor, "advise_steps", None)
+    if method is None:
+        yield advise_under(advisor, view, seat, seed, seconds, model)
+        return
+    if model not in models_of(advisor):
+        raise ValueError(f"model {model!r} is not offered (offered: "
+                         f"{', '.join(models_of(advisor))})")
+    yield from method(view, seat, seed, seconds, model=model)
 
 
 def position_key(advisor: object, view: Sequence[JSON], seat: Seat,

@@ -53,6 +53,7 @@ from protocol.server_messages import (
     Ack,
     AdviceMessage,
     AdviceMove,
+    AdviceProgress,
     BeliefMessage,
     ErrorMessage,
     EventMessage,
@@ -75,7 +76,8 @@ from protocol.server_messages import (
 __all__ = [
     "CHAT_HISTORY", "CLIENT_ADAPTER", "LIST_PAGE", "MAX_CHAT_CHARS", "MAX_SAFE_INTEGER",
     "MAX_TABLE_OPTIONS", "RESERVED_NAME_PREFIX", "SERVER_ADAPTER", "Ack", "AdviceMessage",
-    "AdviceMove", "Advise", "BeliefMessage", "Chat", "ChatHistory", "ChatLine", "ChatMessage",
+    "AdviceMove", "AdviceProgress", "Advise", "BeliefMessage", "Chat", "ChatHistory",
+    "ChatLine", "ChatMessage",
     "ClientMessage", "CommandId", "CreateTable", "Draw", "ErrorCode", "ErrorMessage",
     "EventMessage", "Join", "Joined", "Leave", "Left", "ListTables", "ListVariants", "MoveCommand",
     "Odds", "OddsBelief", "Pass", "Play", "ProtocolError", "Resume", "Resumed", "Seat",

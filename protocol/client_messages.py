@@ -144,6 +144,12 @@ class Advise(Command):
         "(every deal consistent with your view alike) or, at dominoes tables, "
         "`behaviour:greedy` (deals weighed by how likely the others' plays were under a "
         "greedy softmax). Another model, or one the game does not offer: `unknown_model`.")
+    progress: bool = Field(
+        False, description="Also send the answer as it grows: `advice_progress` frames with "
+        "this request's id before its `advice` (Texas 42's bidding oracle: the table after "
+        "every 25 completions; at most 8 frames; none when the answer was kept). Off by "
+        "default: a client that takes the first frame with its id as the answer never gets "
+        "one.")
 
 
 class Odds(Command):

@@ -256,6 +256,24 @@ class AdviceMessage(Reply):
         "(ranked plays in `moves`).")
 
 
+class AdviceProgress(Reply):
+    """A partial answer to `advise {progress: true}`, before its `advice` (same id): another
+    game's advice as it grows (Texas 42: the bidding oracle's table after N of N_target
+    completions, `partial` true, its intervals wider than the answer's). Superseded by the
+    next frame; the `advice` frame that follows is the answer."""
+
+    type: Literal["advice_progress"] = "advice_progress"
+    table_id: TableId
+    seat: Seat
+    seq: int = Field(description="The last event the advice is about, as in `advice`.")
+    step: int = Field(description="1, 2, ...: this frame's place among the request's.")
+    label: str
+    elapsed_ms: float
+    advice: dict[str, Any] = Field(description="The partial payload, shaped as `advice`'s "
+                                   "(a partial oracle table's cells leave out the labels "
+                                   "the table carries).")
+
+
 class OddsBelief(Reply):
     """The reply to `odds`: the asker's belief under `model`, shaped as `belief` is, with its
     sampling error. An estimate unless `exact` (every consistent deal listed and weighed)."""
@@ -306,6 +324,7 @@ ServerMessage = Annotated[
     | EventMessage
     | BeliefMessage
     | AdviceMessage
+    | AdviceProgress
     | OddsBelief
     | ChatMessage
     | ChatHistory

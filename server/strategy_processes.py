@@ -24,16 +24,17 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import itertools
 import multiprocessing
 import os
 import signal
 import threading
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from games.advice import UNIFORM, Advisor, advise_under
+from games.advice import UNIFORM, Advisor, advise_steps, advise_under
 from games.behaviour import BehaviourModel
 from server.logs import log
 
@@ -55,7 +56,13 @@ PRELOAD = ["games.registry"]
 # -- what runs in the worker processes (module-level: picklable by name) ----------------------
 
 
-def _init_worker(nice: int) -> None:
+_progress: Any = None
+"""This worker's pool's progress queue (`_Pool.listen`): partial answers go up it."""
+
+
+def _init_worker(nice: int, progress: Any = None) -> None:
+    global _progress
+    _progress = progress
     # Ctrl-C reaches the whole process group: the server stops the workers itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
@@ -86,6 +93,19 @@ def game_advice_job(advisor: Any, events: list[dict[str, Any]], seat: str, seed:
     """A game's advisor (games.advice) for `seat` from its own events under `model`: its
     JSON payload."""
     return advise_under(advisor, events, seat, seed, seconds, model)
+
+
+def game_advice_steps_job(advisor: Any, events: list[dict[str, Any]], seat: str, seed: int,
+                          seconds: float, model: str, token: int) -> dict[str, Any]:
+    """As `game_advice_job`, sending each partial payload up the pool's progress queue under
+    `token` as it comes (games.advice.advise_steps); returns the answer."""
+    previous: dict[str, Any] | None = None
+    for step in advise_steps(advisor, events, seat, seed, seconds, model):
+        if previous is not None and _progress is not None:
+            _progress.put((token, previous))
+        previous = step
+    assert previous is not None, "an advisor's steps end with its answer"
+    return previous
 
 
 # -- the pools (in the server's process) ------------------------------------------------------
@@ -169,6 +189,11 @@ class _Pool:
         self._lock = threading.Lock()
         self.per_owner = per_owner
         self._admissions: dict[asyncio.AbstractEventLoop, Admission] = {}
+        self._progress: Any = None
+        """The workers' progress queue (with the executor), read by a thread of its own."""
+        self._listeners: dict[int, tuple[asyncio.AbstractEventLoop,
+                                         Callable[[dict[str, Any]], None]]] = {}
+        self._tokens = itertools.count(1)
 
     def admission(self) -> Admission:
         """This event loop's admission (a test may run servers on several loops in turn)."""
@@ -185,10 +210,14 @@ class _Pool:
             if self._executor is None:
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(PRELOAD)
+                progress = context.Queue()
                 executor = concurrent.futures.ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=context,
-                    initializer=_init_worker, initargs=(self.nice,),
+                    initializer=_init_worker, initargs=(self.nice, progress),
                 )
+                self._progress = progress
+                threading.Thread(target=self._read_progress, args=(progress,),
+                                 name=f"{self.name}-progress", daemon=True).start()
                 # fork every worker now (a submit finding no idle worker forks one, which
                 # blocks): only then is the pool handed to the event loop
                 for _ in range(self.workers):
@@ -196,6 +225,38 @@ class _Pool:
                 self._executor = executor
                 log("strategy_pool_started", pool=self.name, workers=self.workers)
             return self._executor
+
+    def _read_progress(self, progress: Any) -> None:
+        """Hand each partial answer to its listener's event loop (until None: shut down)."""
+        while True:
+            try:
+                item = progress.get()
+            except (EOFError, OSError, ValueError):
+                return
+            if item is None:
+                return
+            token, payload = item
+            found = self._listeners.get(token)
+            if found is not None:
+                loop, _ = found
+                with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
+                    loop.call_soon_threadsafe(self._deliver, token, payload)
+
+    def _deliver(self, token: int, payload: dict[str, Any]) -> None:
+        found = self._listeners.get(token)  # on the loop: gone once the answer was taken
+        if found is not None:
+            found[1](payload)
+
+    @contextlib.contextmanager
+    def listen(self, on_progress: Callable[[dict[str, Any]], None]) -> Iterator[int]:
+        """A token for a job's partial answers, handed to `on_progress` on this event loop
+        until the block ends (later ones are dropped)."""
+        token = next(self._tokens)
+        self._listeners[token] = (asyncio.get_running_loop(), on_progress)
+        try:
+            yield token
+        finally:
+            self._listeners.pop(token, None)
 
     def start_soon(self) -> None:
         """Start the workers from a thread: starting the forkserver and forking the workers
@@ -223,17 +284,26 @@ class _Pool:
             return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
         except BrokenProcessPool:
             log("strategy_pool_broken", pool=self.name)
+            progress = None
             with self._lock:
                 if self._executor is executor:
                     self._executor = None
+                    progress, self._progress = self._progress, None
             executor.shutdown(wait=False, cancel_futures=True)
+            if progress is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    progress.put(None)
             raise
 
     def shutdown(self) -> None:
         with self._lock:
             executor, self._executor = self._executor, None
+            progress, self._progress = self._progress, None
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
+        if progress is not None:
+            with contextlib.suppress(OSError, ValueError):
+                progress.put(None)  # its reader thread stops
 
     @property
     def started(self) -> bool:
@@ -290,10 +360,17 @@ async def pooled_move(bot: Any, events: list[dict[str, Any]], seat: str, seed: i
 async def game_advice(advisor: Advisor, events: list[dict[str, Any]], seat: str, seed: int,
                       seconds: float | None = None, pool: _Pool = ADVICE, *,
                       owners: Iterable[str] = (), wait: float | None = None,
-                      model: str = UNIFORM) -> dict[str, Any]:
+                      model: str = UNIFORM,
+                      progress: Callable[[dict[str, Any]], None] | None = None
+                      ) -> dict[str, Any]:
     """`advisor.advise` under `model` in a worker of `pool` within its budget (`seconds`,
     else the advisor's own); PoolBusy if `owners` hold their share or none is free within
-    `wait`."""
+    `wait`. `progress`: called on this loop with each partial payload the advisor streams
+    (games.advice.advise_steps) before the answer is returned."""
     budget = advisor.seconds if seconds is None else seconds
     async with pool.admitted(owners, ADVICE_WAIT if wait is None else wait):
-        return await pool.run(game_advice_job, advisor, events, seat, seed, budget, model)
+        if progress is None:
+            return await pool.run(game_advice_job, advisor, events, seat, seed, budget, model)
+        with pool.listen(progress) as token:
+            return await pool.run(game_advice_steps_job, advisor, events, seat, seed, budget,
+                                  model, token)

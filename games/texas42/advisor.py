@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from games.advice import AdviceRefused
@@ -40,8 +40,8 @@ from games.texas42.models import (
 from games.texas42.oracle import (
     COMPLETION_MODEL,
     N_DEFAULT,
-    bidding_oracle,
     cache_key,
+    oracle_steps,
     position_seed,
     solver,
     wilson,
@@ -93,6 +93,11 @@ class Texas42Advisor:
     def position_key(self, view: Sequence[JSON], seat: str, model: str = "uniform"
                      ) -> str | None:
         return position_key(view, seat, model)
+
+    def advise_steps(self, view: Sequence[JSON], seat: str, seed: int, seconds: float,
+                     model: str = "uniform") -> Iterator[JSON]:
+        """games.advice.advise_steps: the oracle's table every PROGRESS_EVERY completions."""
+        return advice_steps(view, seat, model=model, every=PROGRESS_EVERY)
 
     def decision(self, event: Any) -> str | None:
         if isinstance(event, BidMade | TrumpNamed | Played):
@@ -153,9 +158,29 @@ def bids_label(bids: Sequence[tuple[str, int]]) -> str:
         f"{s} {b or 'pass'}" for s, b in bids) or "none yet")
 
 
+PROGRESS_EVERY = 25
+"""Completions between two partial oracle tables (`advice_steps`): 5 before the answer at
+N = 150."""
+PARTIAL_CELL_LABELS = ("completion_model", "evaluator", "lower_evaluator")
+"""Left out of a partial table's cells (the table itself carries them): half its size."""
+
+
 def advise(view: Sequence[JSON], seat: str, oracle_n: int = N_DEFAULT,
            play_n: int = PLAY_N, model: str = "uniform") -> JSON:
     """The advice for `seat` now (see the module docstring) under the completion `model`."""
+    *_, last = advice_steps(view, seat, oracle_n, play_n, model)
+    return last
+
+
+def advice_steps(view: Sequence[JSON], seat: str, oracle_n: int = N_DEFAULT,
+                 play_n: int = PLAY_N, model: str = "uniform",
+                 every: int | None = None) -> Iterator[JSON]:
+    """`advise`'s answer as it grows: at a bid or the trump, the payload with the oracle's
+    partial table after every `every` completions (games.texas42.oracle.oracle_steps: the
+    first k completions of N are those of N = k, so the intervals narrow toward the answer;
+    `partial` true, the cells without their labels), then the answer itself (the same
+    completions, the same figures as `advise`); in play, the answer only. `every` None: the
+    answer only."""
     belief = fold(view, seat)
     state = belief.state
     if state is None or state.phase not in ("bidding", "trump", "playing"):
@@ -166,10 +191,16 @@ def advise(view: Sequence[JSON], seat: str, oracle_n: int = N_DEFAULT,
         if state.nello:
             raise AdviceRefused("wrong_phase", "no play advice in a nello hand: the solver "
                                                "plays four-seat tricks only")
-        return {**play_advice(belief, seat, play_n), "model": model}
+        yield {**play_advice(belief, seat, play_n), "model": model}
+        return
     hand = sorted(state.hands.get(seat) or ())
     out: JSON = {"kind": "bid" if state.phase == "bidding" else "trump", "seat": seat,
                  "label": BID_LABEL, "model": model}
+    if state.phase == "bidding":
+        out["high_bid"] = state.high_bid
+        out["legal_bids"] = legal_bids(state.high_bid, forced_to_bid(state, seat))
+    if state.options.nello:
+        out["note"] = "nello is not evaluated: the oracle solves four-seat tricks only"
     if model == BIDS_GREEDY:
         bids = [(s, b) for s, b in state.bids]
         label = bids_label(bids)
@@ -179,17 +210,27 @@ def advise(view: Sequence[JSON], seat: str, oracle_n: int = N_DEFAULT,
                 random.Random(position_seed(hand, seat, label, oracle_n)), state.dealer,
                 state.options.dealer_must_bid)
         except ModelUnlikely as unlikely:
+            out.pop("high_bid", None)
+            out.pop("legal_bids", None)
             out.update(oracle=None, note=f"{unlikely}: no table under {BIDS_GREEDY}")
-            return out
-        out["oracle"] = bidding_oracle(hand, seat, n=oracle_n, deals=deals, model=label)
+            yield out
+            return
+        steps = oracle_steps(hand, seat, n=oracle_n, every=every or oracle_n, deals=deals,
+                             model=label)
     else:
-        out["oracle"] = bidding_oracle(hand, seat, n=oracle_n)
-    if state.phase == "bidding":
-        out["high_bid"] = state.high_bid
-        out["legal_bids"] = legal_bids(state.high_bid, forced_to_bid(state, seat))
-    if state.options.nello:
-        out["note"] = "nello is not evaluated: the oracle solves four-seat tricks only"
-    return out
+        steps = oracle_steps(hand, seat, n=oracle_n, every=every or oracle_n)
+    for table in steps:
+        if table["N"] < oracle_n:
+            yield {**out, "oracle": partial(table), "partial": True}
+        else:
+            yield {**out, "oracle": table}
+
+
+def partial(table: JSON) -> JSON:
+    """A partial oracle table as streamed: its cells without the labels the table carries."""
+    cells = {trump: {level: {k: v for k, v in c.items() if k not in PARTIAL_CELL_LABELS}
+                     for level, c in row.items()} for trump, row in table["cells"].items()}
+    return {**table, "cells": cells}
 
 
 def play_seed(state: State, seat: str, n: int) -> int:

@@ -13,6 +13,12 @@ up the connection's other messages. One request per seat may be in flight.
 (default; every advisor) or one its `models` lists (e.g. a behaviour model); anything else is
 `unknown_model`. The reply names its `model` and the deals' `ess`.
 
+`progress: true` asks for the answer as it grows: an advisor that streams
+(games.advice.advise_steps; Texas 42's bidding oracle, its table every 25 completions) has
+each partial payload sent as `advice_progress` (the request's id, at most MAX_PROGRESS) before
+the `advice` frame, which is unchanged. An answer kept (the memo, or the store's database by
+position: server/advice_memo.py) is sent at once, with no progress.
+
 A `flat` advisor's payload fills the message's own fields (`moves`: every legal move ranked,
 `model`, `ess`, `pool`, `exact_pool`: the message's first shape); another advisor's payload
 travels whole in `advice` (e.g. a bidding oracle's table while bidding, ranked plays while
@@ -41,6 +47,7 @@ from games.registry import Registry as Games
 from protocol import (
     AdviceMessage,
     AdviceMove,
+    AdviceProgress,
     Advise,
     ErrorMessage,
     ProtocolError,
@@ -60,6 +67,8 @@ Send = Callable[[str], None]
 """Queues one frame on the asking connection."""
 
 _FIELDS = tuple(AdviceMove.model_fields)
+MAX_PROGRESS = 8
+"""`advice_progress` frames one request may get (Texas 42's oracle sends 5 at N = 150)."""
 
 
 async def advice_offered(table: TableHandle) -> bool:
@@ -152,6 +161,25 @@ class AdviceDesk:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    @staticmethod
+    def _progress_sender(send: Send, message: Advise, table_id: str, seat: str, seq: int,
+                         started: float) -> Callable[[dict[str, Any]], None]:
+        """Sends each partial payload as an `advice_progress` frame, at most MAX_PROGRESS."""
+        sent = 0
+
+        def on_progress(payload: dict[str, Any]) -> None:
+            nonlocal sent
+            if sent >= MAX_PROGRESS:
+                return
+            sent += 1
+            elapsed = (time.monotonic() - started) * 1000.0
+            send(AdviceProgress(id=message.id, table_id=table_id, seat=seat, seq=seq,
+                                step=sent, label=payload.get("label", ""),
+                                elapsed_ms=round(elapsed, 1), advice=payload
+                                ).model_dump_json())
+
+        return on_progress
+
     async def _answer(self, send: Send, message: Advise, game: Game, advisor: Advisor,
                       table_id: str, seat: str, seq: int, events: list[dict[str, Any]],
                       asker: str = "-") -> None:
@@ -167,11 +195,14 @@ class AdviceDesk:
                 if payload is not None:
                     self.memo.keep(key, payload)
             if payload is None:
+                progress = (self._progress_sender(send, message, table_id, seat, seq, started)
+                            if getattr(message, "progress", False) and not flat(advisor)
+                            else None)
                 payload = await asyncio.wait_for(
                     strategy_processes.game_advice(advisor, events, seat,
                                                    advice_seed(table_id, seq + 1, model),
                                                    owners=(f"table:{table_id}", asker),
-                                                   model=model),
+                                                   model=model, progress=progress),
                     advisor.seconds + TIMEOUT_MARGIN,
                 )
                 self.memo.keep(key, payload)
