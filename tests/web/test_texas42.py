@@ -140,19 +140,30 @@ def test_a_person_asks_the_oracle_at_a_bid_and_for_a_play_then_sees_it_in_the_re
     """Advice on: at South's bid the page draws the bidding oracle's table (every trump, every
     level, the chance to make it with every hand open and its interval over the chance with
     simple play, in words, the model and evaluators under "Technical labels") from the
-    server's payload at N >= 150; at a play, the ranked legal plays; in the replay, the
-    advisor panel at South's bid shows the oracle's table with the same numbers as the live
-    table (the same position, budgets in work, completions seeded from the position) and the
-    cell of the bid made."""
+    server's payload at N >= 150, after the partial tables streamed as N grew; at a play, the
+    ranked legal plays; in the replay, the advisor panel at South's bid shows the oracle's
+    table with the same numbers as the live table (the same position, budgets in work,
+    completions seeded from the position) and the cell of the bid made."""
     page = context.new_page()
     errors = watch_errors(page)
     table_id = create_table_in_lobby(page, web_server, "bea", advice=True, variant="texas-42",
                                      target="1", seats=dict.fromkeys("WNE", "bot:greedy"))
     page.wait_for_selector("#board [data-bid]:not([disabled])", timeout=30_000)
+    # every oracle table the page draws, in order (partial ones stream in as N grows)
+    page.evaluate("""() => { window.__tablesN = [];
+      new MutationObserver(() => {
+        const t = document.querySelector('#board .oracle-table');
+        const seen = window.__tablesN;
+        if (t && seen[seen.length - 1] !== t.dataset.n) seen.push(t.dataset.n);
+      }).observe(document.body, { subtree: true, childList: true }); }""")
     page.click("#board button.advise")
     # a give-up bound: the oracle solves 150 completions x 9 trumps, seconds of CPU in a
     # niced worker, minutes on a loaded machine
-    page.wait_for_selector("#board .t42-advice .oracle-table", timeout=240_000)
+    page.wait_for_selector("#board .t42-advice .oracle-table:not([data-partial])",
+                           timeout=240_000)
+    drawn = [int(n) for n in page.evaluate("window.__tablesN")]
+    # the table was drawn as it grew (25, 50, ... completions), then at N = 150
+    assert drawn[-1] == 150 and len(drawn) >= 2 and drawn == sorted(set(drawn)), drawn
     oracle = app(page, "a.advice.advice.oracle")
     assert sorted(oracle["hand"]) == sorted(app(page, "a.state.hands.S"))
     rows = page.locator("#board .oracle-table tbody tr")

@@ -50,7 +50,12 @@ export class Connection {
         return;
       }
       if (msg.id != null && this.pending.has(msg.id)) {
-        const { resolve, reject } = this.pending.get(msg.id);
+        const { resolve, reject, onProgress } = this.pending.get(msg.id);
+        // a partial answer (advise {progress: true}): the request stays pending
+        if (msg.type === "advice_progress") {
+          if (onProgress) onProgress(msg);
+          return;
+        }
         this.pending.delete(msg.id);
         if (msg.type === "error") reject(new ProtocolError(msg.code, msg.message));
         else resolve(msg);
@@ -72,11 +77,12 @@ export class Connection {
     return this.ws && this.ws.readyState === WebSocket.OPEN;
   }
 
-  request(message) {
+  // `onProgress`: called with each partial answer (`advice_progress`) before the reply
+  request(message, { onProgress = null } = {}) {
     if (!this.isOpen) return Promise.reject(new ProtocolError("offline", "not connected; reconnecting…"));
     const id = `${PAGE}-${++counter}`;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, onProgress });
       this.ws.send(JSON.stringify({ ...message, id }));
     });
   }

@@ -349,7 +349,13 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
       const model = app.adviceModel && app.adviceModel !== "uniform" ? { model: app.adviceModel } : {};
       for (let tries = 0; ; tries += 1) {
         try {
-          app.advice = await conn.request({ type: "advise", table_id: tableId, ...model });
+          // partial answers (Texas 42's oracle as N grows) are drawn as they come
+          const onProgress = (partial) => {
+            if (partial.seq !== app.state.lastSeq) return;
+            app.advice = partial;
+            live.render();
+          };
+          app.advice = await conn.request({ type: "advise", table_id: tableId, progress: true, ...model }, { onProgress });
           break;
         } catch (err) {
           // the shared advisers are all busy: ask again a few times while the position stays

@@ -44,8 +44,10 @@ export function oracleHtml(advice, opts = {}) {
   }).join("");
   const technical = [o.completion_model, o.evaluator, o.lower_evaluator, o.note, advice.label].filter(Boolean);
   return `<p class="oracle-summary">Name <b data-trump="${esc(o.trump)}">${esc(trumpWords(o.trump))}</b>: with it your side ` +
-    `takes <b>${num(o.max_trump_E_score)}</b> of the 42 points on average, over ${o.N} deals that fit your hand.</p>` +
-    `<div class="scroll"><table class="oracle-table" data-n="${o.N}"><caption class="muted">Your chance to make each bid</caption>` +
+    `takes <b>${num(o.max_trump_E_score)}</b> of the 42 points on average, over ${o.N} deals that fit your hand.` +
+    (advice.partial ? ` <span class="partial muted">So far: ${o.N} of ${o.N_target} deals solved; the intervals narrow as the rest come in.</span>` : "") +
+    `</p>` +
+    `<div class="scroll"><table class="oracle-table${advice.partial ? " partial" : ""}" data-n="${o.N}" data-n-target="${o.N_target}"${advice.partial ? ` data-partial="true"` : ""}><caption class="muted">Your chance to make each bid</caption>` +
     `<thead><tr><th scope="col">Trump</th><th scope="col">Points (average)</th>${head}</tr></thead>` +
     `<tbody>${rows}</tbody></table></div>` +
     `<p class="muted oracle-legend">Each cell: <b>the chance to make the bid</b> if all four hands were open and everyone ` +
