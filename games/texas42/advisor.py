@@ -176,8 +176,8 @@ def advice_steps(view: Sequence[JSON], seat: str, oracle_n: int = N_DEFAULT,
                  play_n: int = PLAY_N, model: str = "uniform",
                  every: int | None = None) -> Iterator[JSON]:
     """`advise`'s answer as it grows: at a bid or the trump, the payload with the oracle's
-    partial table after every `every` completions (games.texas42.oracle.oracle_steps: the
-    first k completions of N are those of N = k, so the intervals narrow toward the answer;
+    partial table after every `every` completions (games.texas42.oracle.oracle_steps: over
+    the first k of the answer's completions, so the intervals narrow toward the answer;
     `partial` true, the cells without their labels), then the answer itself (the same
     completions, the same figures as `advise`); in play, the answer only. `every` None: the
     answer only."""

@@ -7,8 +7,9 @@ For the seat to bid, holding seven dominoes:
     conditioned model is asked for, games.texas42.models); the same completions serve every
     trump (common random numbers). The sampler is seeded from the position (the seat, its
     hand, the model, N), so the same position gives the same figures on any machine, at a
-    table and in a replay; the first k of N completions are those of N = k (the interval
-    narrows as N grows, and a caller may stream the partial tables: `oracle_steps`);
+    table and in a replay. The seed names N, so the answer at N = k draws other completions
+    than the first k of N = 150; a caller may stream the partial tables over the first k of
+    the answer's N (`oracle_steps`: the interval narrows as k grows);
  2. each trump is fixed *before* evaluation and every completion solved with it, the bidder
     leading, by two evaluators (`EVALUATORS`):
     - `dd`: double-dummy: all four hands open, both teams perfect. Not a bound on real play
