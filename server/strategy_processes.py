@@ -96,16 +96,20 @@ def game_advice_job(advisor: Any, events: list[dict[str, Any]], seat: str, seed:
 
 
 def game_advice_steps_job(advisor: Any, events: list[dict[str, Any]], seat: str, seed: int,
-                          seconds: float, model: str, token: int) -> dict[str, Any]:
+                          seconds: float, model: str, token: int
+                          ) -> tuple[dict[str, Any], int]:
     """As `game_advice_job`, sending each partial payload up the pool's progress queue under
-    `token` as it comes (games.advice.advise_steps); returns the answer."""
+    `token` as it comes (games.advice.advise_steps); returns the answer and how many partial
+    payloads were sent (the server hands them all on before the answer)."""
     previous: dict[str, Any] | None = None
+    sent = 0
     for step in advise_steps(advisor, events, seat, seed, seconds, model):
         if previous is not None and _progress is not None:
             _progress.put((token, previous))
+            sent += 1
         previous = step
     assert previous is not None, "an advisor's steps end with its answer"
-    return previous
+    return previous, sent
 
 
 # -- the pools (in the server's process) ------------------------------------------------------
@@ -178,6 +182,33 @@ class Admission:
         self.running -= 1
 
 
+class _Listener:
+    """One job's partial answers as they reach the server (event-loop state)."""
+
+    def __init__(self, token: int, loop: asyncio.AbstractEventLoop,
+                 on_progress: Callable[[dict[str, Any]], None]) -> None:
+        self.token, self.loop, self.on_progress = token, loop, on_progress
+        self.received = 0
+        self._expected: int | None = None
+        self._all = asyncio.Event()
+
+    def deliver(self, payload: dict[str, Any]) -> None:
+        self.received += 1
+        self.on_progress(payload)
+        if self._expected is not None and self.received >= self._expected:
+            self._all.set()
+
+    async def drained(self, sent: int, wait: float) -> None:
+        """Until the `sent` partial answers the job sent have been handed on (they travel
+        apart from the answer: one may still be on its way), or `wait` seconds (a give-up
+        bound: a partial answer later than that is dropped)."""
+        self._expected = sent
+        if self.received >= sent:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._all.wait(), wait)
+
+
 class _Pool:
     """One lazily started executor that is rebuilt if a worker dies."""
 
@@ -191,8 +222,7 @@ class _Pool:
         self._admissions: dict[asyncio.AbstractEventLoop, Admission] = {}
         self._progress: Any = None
         """The workers' progress queue (with the executor), read by a thread of its own."""
-        self._listeners: dict[int, tuple[asyncio.AbstractEventLoop,
-                                         Callable[[dict[str, Any]], None]]] = {}
+        self._listeners: dict[int, _Listener] = {}
         self._tokens = itertools.count(1)
 
     def admission(self) -> Admission:
@@ -238,25 +268,24 @@ class _Pool:
             token, payload = item
             found = self._listeners.get(token)
             if found is not None:
-                loop, _ = found
                 with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
-                    loop.call_soon_threadsafe(self._deliver, token, payload)
+                    found.loop.call_soon_threadsafe(self._deliver, token, payload)
 
     def _deliver(self, token: int, payload: dict[str, Any]) -> None:
         found = self._listeners.get(token)  # on the loop: gone once the answer was taken
         if found is not None:
-            found[1](payload)
+            found.deliver(payload)
 
     @contextlib.contextmanager
-    def listen(self, on_progress: Callable[[dict[str, Any]], None]) -> Iterator[int]:
-        """A token for a job's partial answers, handed to `on_progress` on this event loop
-        until the block ends (later ones are dropped)."""
-        token = next(self._tokens)
-        self._listeners[token] = (asyncio.get_running_loop(), on_progress)
+    def listen(self, on_progress: Callable[[dict[str, Any]], None]) -> Iterator[_Listener]:
+        """A listener for one job's partial answers, handed to `on_progress` on this event
+        loop until the block ends (later ones are dropped)."""
+        listener = _Listener(next(self._tokens), asyncio.get_running_loop(), on_progress)
+        self._listeners[listener.token] = listener
         try:
-            yield token
+            yield listener
         finally:
-            self._listeners.pop(token, None)
+            self._listeners.pop(listener.token, None)
 
     def start_soon(self) -> None:
         """Start the workers from a thread: starting the forkserver and forking the workers
@@ -314,6 +343,10 @@ POOLED_WAIT = 1.0
 """Seconds a pooled bot waits for a worker before its game's fallback bot moves instead."""
 ADVICE_WAIT = 2.0
 """Seconds an `advise` waits for a worker before it is answered `busy`."""
+PROGRESS_DRAIN_WAIT = 5.0
+"""Seconds the answer waits for the partial answers sent before it that are still on their
+way (a give-up bound: they come in order, within milliseconds, unless the server is
+starved)."""
 BOTS_PER_OWNER = 2
 """Pooled decisions one table may have running or waiting."""
 ADVICE_PER_OWNER = 1
@@ -371,6 +404,8 @@ async def game_advice(advisor: Advisor, events: list[dict[str, Any]], seat: str,
     async with pool.admitted(owners, ADVICE_WAIT if wait is None else wait):
         if progress is None:
             return await pool.run(game_advice_job, advisor, events, seat, seed, budget, model)
-        with pool.listen(progress) as token:
-            return await pool.run(game_advice_steps_job, advisor, events, seat, seed, budget,
-                                  model, token)
+        with pool.listen(progress) as listener:
+            answer, sent = await pool.run(game_advice_steps_job, advisor, events, seat, seed,
+                                          budget, model, listener.token)
+            await listener.drained(sent, PROGRESS_DRAIN_WAIT)
+            return answer

@@ -22,8 +22,10 @@ from storage.schema import STREAM_MAX
 from storage.schema import kept as kept_table
 from storage.store import EventStore
 
-MAX_ENTRIES = 20_000
-MAX_VALUE_BYTES = 256 * 1024
+MAX_ENTRIES = 10_000
+MAX_VALUE_BYTES = 64 * 1024
+"""At most MAX_ENTRIES x MAX_VALUE_BYTES (640 MB) in all; Texas 42's oracle answers are 4-6 kB
+compressed (a full table of them: about 60 MB)."""
 
 
 class KeptValues:
