@@ -4,6 +4,7 @@ by a second advisor on the same database file without computing again."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -19,8 +20,10 @@ from games.texas42.game import TEXAS42
 from server import strategy_processes
 from server.advice_memo import KeptAdvice
 from server.replay.advice import ReplayAdvisor
+from server.replay.http import handle_replay_http
 from storage import EventStore
 from storage.kept import KeptValues
+from tests.conftest import make_config, serving
 from tests.games.texas42.helpers import match
 
 
@@ -103,3 +106,34 @@ async def test_a_second_server_on_the_same_database_serves_kept_advice_without_c
         other = next(e for e in events if e.type == "bid" and e.seq != bid.seq)
         with pytest.raises(AssertionError):
             await second.advice(match_id, str(other.seq))
+
+
+async def test_a_restarted_server_serves_a_replays_kept_oracle_from_its_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's own wiring: the replay route of a second server on the same database file
+    (a restart: empty memory caches) answers from the `kept` table, its workers untouched."""
+    events = match(7, dict.fromkeys(SEATS, "greedy"), target_marks=1)
+    match_id = events[0].match_id
+    bid = next(e for e in events if e.type == "bid")
+
+    async def small_oracle(advisor: Any, seen: list[dict[str, Any]], seat: str, *args: Any,
+                           **kwargs: Any) -> dict[str, Any]:
+        return advise(seen, seat, oracle_n=6)
+
+    async def refuse(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        raise AssertionError("a kept answer was computed again")
+
+    bodies = []
+    for compute in (small_oracle, refuse):
+        monkeypatch.setattr(strategy_processes, "game_advice", compute)
+        async with serving(make_config(tmp_path)) as server:
+            if not bodies:
+                assert server.store is not None
+                await asyncio.to_thread(save_match, server.store.store, events)
+            assert server.replays is not None
+            reply = await handle_replay_http("GET", f"/api/matches/{match_id}/advice",
+                                             {"seq": str(bid.seq)}, server.replays)
+            assert reply is not None and reply[0] == 200, reply
+            bodies.append(json.loads(reply[2]))
+    assert bodies[1]["advice"] == bodies[0]["advice"]
+    assert bodies[0]["advice"]["oracle"]["N"] == 6
