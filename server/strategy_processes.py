@@ -12,6 +12,11 @@ must never take a live table's worker. The workers are niced, so under CPU press
 itself (moves, commits, beliefs) goes first; the strategy's budgets are wall-clock, so a
 starved worker answers on time with fewer deals.
 
+An advisor that streams (games.advice.advise_steps: Texas 42's bidding oracle as N grows)
+sends its partial answers up its pool's progress queue, handed to the asker's event loop by
+a reader thread (`_Pool.listen`); the answer waits until every partial one sent before it
+has been handed on, so they arrive in order.
+
 What crosses the process boundary is plain data: the seat's own events as JSON-able dicts
 (already redacted for that seat), a seed and the game's own small picklable object (the bot,
 the advisor, the behaviour model); back comes a move as its wire payload, or a JSON payload.
@@ -343,10 +348,10 @@ POOLED_WAIT = 1.0
 """Seconds a pooled bot waits for a worker before its game's fallback bot moves instead."""
 ADVICE_WAIT = 2.0
 """Seconds an `advise` waits for a worker before it is answered `busy`."""
-PROGRESS_DRAIN_WAIT = 5.0
+PROGRESS_DRAIN_WAIT = 15.0
 """Seconds the answer waits for the partial answers sent before it that are still on their
-way (a give-up bound: they come in order, within milliseconds, unless the server is
-starved)."""
+way (a give-up bound, never reached in practice: they come in order within milliseconds; it
+decides no figure, only whether a very late partial frame is dropped)."""
 BOTS_PER_OWNER = 2
 """Pooled decisions one table may have running or waiting."""
 ADVICE_PER_OWNER = 1
