@@ -89,7 +89,7 @@ async def test_a_game_other_than_dominoes_plays_across_two_servers(
             joined = await request(south, {"type": "join", "id": 3, "table_id": table_id,
                                             "seat": "S", "name": "ann"}, kept)
             assert joined["type"] == "joined", joined
-            events, beliefs = await play_south(south, table_id, kept)
+            events, beliefs = await play_south(south, table_id, kept, read_first=True)
             seen_by_watcher: list[dict] = []
             while len(seen_by_watcher) < len(events):
                 frame = json.loads(await asyncio.wait_for(watcher.recv(), DEADLINE))
