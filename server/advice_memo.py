@@ -81,8 +81,14 @@ class KeptAdvice:
             return None
         if raw is None:
             return None
+        try:
+            payload = json.loads(raw)
+        except ValueError:  # not what put wrote (a store without a key checks no seal)
+            log("advice_kept_unread", position=position, error="not JSON")
+            return None
+        if not isinstance(payload, dict):
+            return None
         self.hits += 1
-        payload: dict[str, Any] = json.loads(raw)
         return payload
 
     async def put(self, position: str, payload: dict[str, Any]) -> None:

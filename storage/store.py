@@ -12,6 +12,7 @@ for writes that must not be split, such as a table's move and its command-id rec
 from __future__ import annotations
 
 import contextlib
+import hmac
 import json
 import os
 import sqlite3
@@ -143,6 +144,11 @@ class EventStore:
     def sealed(self) -> bool:
         """Heads carry HMACs under a key (so `verify_chain` checks them)."""
         return self.key_id is not None
+
+    def mac(self, message: bytes) -> bytes | None:
+        """HMAC-SHA256 of `message` under the store's key (None: the store has no key), for
+        what the store keeps beside its events (storage/kept.py): the key never leaves."""
+        return None if self._key is None else hmac.digest(self._key, message, "sha256")
 
     @property
     def lost(self) -> str | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +138,36 @@ async def test_a_restarted_server_serves_a_replays_kept_oracle_from_its_database
             bodies.append(json.loads(reply[2]))
     assert bodies[1]["advice"] == bodies[0]["advice"]
     assert bodies[0]["advice"]["oracle"]["N"] == 6
+
+
+def test_a_kept_value_is_sealed_with_the_store_key_and_a_forged_one_is_replaced(
+        tmp_path: Path) -> None:
+    """Someone who can write the database but has not the key cannot make the advisor say
+    what it did not compute: a row changed, unsealed or unreadable reads as absent and the
+    next answer takes its place; without a key nothing can be checked, but a row that does not
+    unpack still reads as absent."""
+    from sqlalchemy import update
+
+    from storage.schema import kept as kept_table
+
+    with EventStore(tmp_path / "keyed.sqlite3", key=bytes(range(32))) as store:
+        values = KeptValues(store)
+        assert values.put("advice:x", b'{"n": 150}')
+        assert values.get("advice:x") == b'{"n": 150}'
+        with store.engine.begin() as conn:
+            stored = conn.execute(kept_table.select()).first().value
+            forged = stored[:-1] + bytes([stored[-1] ^ 1])  # one bit of the value
+            conn.execute(update(kept_table).values(value=forged))
+        assert values.get("advice:x") is None
+        assert values.put("advice:x", b'{"n": 150}')  # the forged row replaced
+        assert values.get("advice:x") == b'{"n": 150}'
+        with store.engine.begin() as conn:  # unsealed, as a store without the key writes
+            conn.execute(update(kept_table).values(value=b"-" + zlib.compress(b'{"n": 1}')))
+        assert values.get("advice:x") is None
+    with EventStore(tmp_path / "open.sqlite3", key=None) as store:
+        values = KeptValues(store)
+        assert values.put("advice:y", b"[1]") and values.get("advice:y") == b"[1]"
+        with store.engine.begin() as conn:
+            conn.execute(update(kept_table).values(value=b"-not zlib"))
+        assert values.get("advice:y") is None
+        assert values.put("advice:y", b"[2]") and values.get("advice:y") == b"[2]"
