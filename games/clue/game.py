@@ -7,6 +7,7 @@ from typing import Any
 
 from games.clue import audience, check, commands, events, rules
 from games.clue.advisor import ADVISOR
+from games.clue.behaviour import BEHAVIOUR_SHOWS
 from games.clue.belief import MODEL, ClueBelief
 from games.clue.bots import InfoMaxBot, RandomBot
 from games.clue.commands import Command, Deal, Move, Start
@@ -132,5 +133,6 @@ CAPABILITIES = Capabilities(
     beliefs=(uniform_belief(MODEL),),
     reveal=clue_moments,  # who held what, for calibrate
     fair_dealing=ClueDealing(),  # the deal's seed: committed in dealt, revealed in match_ended
+    behaviour={BEHAVIOUR_SHOWS.name: BEHAVIOUR_SHOWS},  # the show-aware layer (games.behaviour)
 )
 CLUE: Game[ClueState, Command, ClueEvent] = Clue()
