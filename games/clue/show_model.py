@@ -103,12 +103,16 @@ class Fit:
     log_loss_uniform: float
     """The same for a refuter picking uniformly among the cards it holds (θ = 0)."""
     at_bound: bool
+    informative: tuple[int, ...] = ()
+    """Per feature, the choices whose cards differ in it: a feature that never differs is
+    not learnt (its weight stays 0, its standard error the ridge's 1/√RIDGE)."""
 
     def to_dict(self) -> dict[str, object]:
         first = FEATURES.index("shown_before")
         return {"player": self.player, "beta": round(self.weights.theta[first], 4),
                 "beta_stderr": round(self.stderr[first], 4), "choices": self.choices,
                 "at_bound": self.at_bound,
+                "informative": dict(zip(FEATURES, self.informative, strict=True)),
                 "weights": {n: round(t, 4) for n, t in zip(FEATURES, self.weights.theta,
                                                            strict=True)},
                 "stderr": {n: round(s, 4) for n, s in zip(FEATURES, self.stderr, strict=True)},
@@ -124,7 +128,7 @@ def fit(player: str, rows: Sequence[Row], prior: Weights = UNIFORM_CHOICE) -> Fi
     information, and the mean log loss per choice; `prior` when there are no choices."""
     d = len(FEATURES)
     if not rows:
-        return Fit(player, prior, (math.inf,) * d, 0, math.nan, math.nan, False)
+        return Fit(player, prior, (math.inf,) * d, 0, math.nan, math.nan, False, (0,) * d)
     theta = np.zeros(d)
     hessian = RIDGE * np.eye(d)
     for _ in range(NEWTON_STEPS):
@@ -149,8 +153,10 @@ def fit(player: str, rows: Sequence[Row], prior: Weights = UNIFORM_CHOICE) -> Fi
         loss -= float(s[j] - s.max() - math.log(np.exp(s - s.max()).sum()))
     uniform = sum(math.log(len(x)) for x, _ in rows)
     at_bound = bool(np.any(np.abs(theta) >= BOUND - 1e-9))
+    informative = tuple(sum(1 for x, _ in rows if float(np.ptp(x[:, i])) > 0)
+                        for i in range(d))
     return Fit(player, Weights(tuple(float(t) for t in theta)), se, len(rows),
-               loss / len(rows), uniform / len(rows), at_bound)
+               loss / len(rows), uniform / len(rows), at_bound, informative)
 
 
 class ShowTracker:

@@ -70,6 +70,8 @@ def test_the_fit_recovers_a_known_preference() -> None:
         assert abs(est - t) < 4 * se, (name, est, t, se)
         assert se < 0.2
     assert got.log_loss < got.log_loss_uniform
+    assert all(0 < n < 3000 for n in got.informative)
+    assert got.to_dict()["informative"] == dict(zip(FEATURES, got.informative, strict=True))
     flat = fit("flat", _synthetic((0.0, 0.0, 0.0), 3000, random.Random(2)))
     assert all(abs(t) < 4 * s for t, s in zip(flat.weights.theta, flat.stderr, strict=True))
     assert abs(flat.log_loss - flat.log_loss_uniform) < 0.01
