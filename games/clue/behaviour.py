@@ -138,15 +138,26 @@ def weigh_deals(uniform: Mapping[str, Mapping[str, float]], deals: Sequence[Deal
     lam = 0.0 if exact else shrink / (shrink + ess)
     marginals: dict[str, dict[str, float]] = {}
     stderr: dict[str, dict[str, float]] = {}
+    n = len(deals)
     for card, row in uniform.items():
         marginals[card] = {}
         stderr[card] = {}
         for holder, base in row.items():
             hits = [1.0 if names[d[card]] == holder else 0.0 for d in deals]
             p = sum(wi * x for wi, x in zip(w, hits, strict=True)) / total
-            se = 0.0 if exact else math.sqrt(sum(wi * wi * (x - p) ** 2 for wi, x in
-                                                 zip(w, hits, strict=True))) / total
-            marginals[card][holder] = min(1.0, max(0.0, (1 - lam) * p + lam * float(base)))
+            if exact:
+                marginals[card][holder] = p
+                stderr[card][holder] = 0.0
+                continue
+            # the difference estimator: the exact uniform value plus what the weights move
+            # on the same draws (their plain mean is the uniform's sampled twin), so the
+            # draws' noise in the uniform part cancels
+            q = sum(hits) / n
+            se = math.sqrt(sum((wi * (x - p) / total - (x - q) / n) ** 2
+                               for wi, x in zip(w, hits, strict=True)))
+            shifted = float(base) + p - q
+            marginals[card][holder] = min(1.0, max(0.0, (1 - lam) * shifted
+                                                   + lam * float(base)))
             stderr[card][holder] = se
     return Weighted(marginals, stderr, ess, len(deals), exact)
 
