@@ -17,7 +17,7 @@ game and nothing of the interface (games.interface imports it).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -37,6 +37,32 @@ class Fitted:
 
     summaries: list[JSON] = field(default_factory=list)
     params: Any = None
+
+
+class PlayerFit(Protocol):
+    """What a game's fit of one player returns: its weights and its report line."""
+
+    @property
+    def weights(self) -> Any: ...
+
+    def to_dict(self) -> dict[str, object]: ...
+
+
+def fit_players(matches: Sequence[tuple[Sequence[Any], Mapping[str, str]]],
+                rows_of: Callable[[Sequence[Any], Mapping[str, str]], Iterable[tuple[str, Any]]],
+                fit: Callable[[str, list[Any], Any], PlayerFit], prior: Any) -> Fitted:
+    """A model's weights per player name, and pooled over every player, from the choices
+    `rows_of(events, players)` finds in each match (as (player, row)); a player's own fit
+    starts from the pooled weights, the pooled one from `prior`. `params` is (per player,
+    pooled), what the models' weighers take."""
+    rows: dict[str, list[Any]] = {}
+    for events, players in matches:
+        for player, row in rows_of(events, players):
+            rows.setdefault(player, []).append(row)
+    pooled = fit("pooled", [r for part in rows.values() for r in part], prior)
+    per = {name: fit(name, part, pooled.weights) for name, part in sorted(rows.items())}
+    return Fitted([f.to_dict() for f in (pooled, *per.values())],
+                  ({name: f.weights for name, f in per.items()}, pooled.weights))
 
 
 class Weigher(Protocol):

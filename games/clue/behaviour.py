@@ -28,7 +28,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.behaviour import Fitted, NotModelled
+from games.behaviour import Fitted, NotModelled, fit_players
 from games.clue.belief import ClueBelief, position_of
 from games.clue.events import parse_event
 from games.clue.information import draw_deals
@@ -294,14 +294,7 @@ class BehaviourShows:
 
     def fit(self, matches: Sequence[tuple[Sequence[Any], Mapping[str, str]]]) -> Fitted:
         """θ per player (and pooled) from every real choice of a card in the matches."""
-        rows: dict[str, list[Any]] = {}
-        for events, players in matches:
-            for player, row in training_rows(events, players):
-                rows.setdefault(player, []).append(row)
-        pooled = fit("pooled", [r for part in rows.values() for r in part], PRIOR)
-        per = {name: fit(name, part, pooled.weights) for name, part in sorted(rows.items())}
-        return Fitted([f.to_dict() for f in (pooled, *per.values())],
-                      ({name: f.weights for name, f in per.items()}, pooled.weights))
+        return fit_players(matches, training_rows, fit, PRIOR)
 
     def weigher(self, events: Sequence[Any], players: Mapping[str, str], fitted: Fitted,
                 observer: str) -> ShowWeigher:

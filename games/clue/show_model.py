@@ -30,12 +30,9 @@ import numpy as np
 
 from games.clue.events import CardShown, Dealt, MatchStarted, Suggested
 from games.clue.variants import VARIANTS
+from inference.choice_logit import Row, choice_log_p, fit_choices
 
 FEATURES = ("shown_before", "suspect", "weapon")
-RIDGE = 0.1
-NEWTON_STEPS = 60
-BOUND = 30.0
-"""Each weight is kept within ±BOUND (a fit that reaches it says `at_bound`)."""
 
 Triple = tuple[str, str, str]
 
@@ -80,13 +77,8 @@ class Weights:
         options = [c for c in show.triple if c in held]
         if show.card not in options:
             return -math.inf
-        if len(options) == 1:
-            return 0.0
-        scores = [sum(t * f for t, f in zip(self.theta, features(c, show), strict=True))
-                  for c in options]
-        top = max(scores)
-        total = sum(math.exp(s - top) for s in scores)
-        return scores[options.index(show.card)] - top - math.log(total)
+        return choice_log_p(self.theta, [features(c, show) for c in options],
+                            options.index(show.card))
 
 
 UNIFORM_CHOICE = Weights((0.0,) * len(FEATURES))
@@ -120,7 +112,6 @@ class Fit:
                 "log_loss_uniform": round(self.log_loss_uniform, 4)}
 
 
-Row = tuple[np.ndarray, int]
 
 
 def fit(player: str, rows: Sequence[Row], prior: Weights = UNIFORM_CHOICE) -> Fit:
@@ -129,34 +120,9 @@ def fit(player: str, rows: Sequence[Row], prior: Weights = UNIFORM_CHOICE) -> Fi
     d = len(FEATURES)
     if not rows:
         return Fit(player, prior, (math.inf,) * d, 0, math.nan, math.nan, False, (0,) * d)
-    theta = np.zeros(d)
-    hessian = RIDGE * np.eye(d)
-    for _ in range(NEWTON_STEPS):
-        gradient = RIDGE * theta
-        hessian = RIDGE * np.eye(d)
-        for x, j in rows:
-            s = x @ theta
-            p = np.exp(s - s.max())
-            p /= p.sum()
-            mean = p @ x
-            gradient = gradient - (x[j] - mean)
-            centred = x - mean
-            hessian = hessian + (centred * p[:, None]).T @ centred
-        step = np.linalg.solve(hessian, gradient)
-        theta = np.clip(theta - step, -BOUND, BOUND)
-        if float(np.max(np.abs(step))) < 1e-9:
-            break
-    se = tuple(float(math.sqrt(max(v, 0.0))) for v in np.diag(np.linalg.inv(hessian)))
-    loss = 0.0
-    for x, j in rows:
-        s = x @ theta
-        loss -= float(s[j] - s.max() - math.log(np.exp(s - s.max()).sum()))
-    uniform = sum(math.log(len(x)) for x, _ in rows)
-    at_bound = bool(np.any(np.abs(theta) >= BOUND - 1e-9))
-    informative = tuple(sum(1 for x, _ in rows if float(np.ptp(x[:, i])) > 0)
-                        for i in range(d))
-    return Fit(player, Weights(tuple(float(t) for t in theta)), se, len(rows),
-               loss / len(rows), uniform / len(rows), at_bound, informative)
+    found = fit_choices(rows, d)
+    return Fit(player, Weights(found.theta), found.stderr, len(rows), found.log_loss,
+               found.log_loss_uniform, found.at_bound, found.informative)
 
 
 class ShowTracker:

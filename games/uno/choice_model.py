@@ -31,12 +31,9 @@ import numpy as np
 from games.uno.cards import colour_of, is_black, matches, penalty_of, skips
 from games.uno.events import CardPlayed
 from games.uno.state import UnoState, evolve
+from inference.choice_logit import Row, choice_log_p, fit_choices
 
 FEATURES = ("black", "colour", "action", "share")
-RIDGE = 0.1
-NEWTON_STEPS = 60
-BOUND = 30.0
-"""Each weight is kept within ±BOUND (a fit that reaches it says `at_bound`)."""
 
 Move = tuple[str, str | None]
 """(card, the colour a wild names; None for a coloured card)."""
@@ -100,13 +97,8 @@ class Weights:
         moves = legal(hand, decision)
         if decision.move not in moves:
             return -math.inf
-        if len(moves) == 1:
-            return 0.0
-        scores = [sum(t * f for t, f in zip(self.theta, features(m, hand, decision.colour),
-                                             strict=True)) for m in moves]
-        top = max(scores)
-        total = sum(math.exp(s - top) for s in scores)
-        return scores[moves.index(decision.move)] - top - math.log(total)
+        return choice_log_p(self.theta, [features(m, hand, decision.colour) for m in moves],
+                            moves.index(decision.move))
 
 
 UNIFORM_CHOICE = Weights((0.0,) * len(FEATURES))
@@ -136,7 +128,6 @@ class Fit:
                 "log_loss_uniform": round(self.log_loss_uniform, 4)}
 
 
-Row = tuple[np.ndarray, int]
 
 
 def fit(player: str, rows: Sequence[Row], prior: Weights = UNIFORM_CHOICE) -> Fit:
@@ -145,33 +136,9 @@ def fit(player: str, rows: Sequence[Row], prior: Weights = UNIFORM_CHOICE) -> Fi
     d = len(FEATURES)
     if not rows:
         return Fit(player, prior, (math.inf,) * d, 0, math.nan, math.nan, False)
-    theta = np.zeros(d)
-    hessian = RIDGE * np.eye(d)
-    for _ in range(NEWTON_STEPS):
-        gradient = RIDGE * theta
-        hessian = RIDGE * np.eye(d)
-        for x, j in rows:
-            s = x @ theta
-            p = np.exp(s - s.max())
-            p /= p.sum()
-            mean = p @ x
-            gradient = gradient - (x[j] - mean)
-            centred = x - mean
-            hessian = hessian + (centred * p[:, None]).T @ centred
-        step = np.linalg.solve(hessian, gradient)
-        theta = np.clip(theta - step, -BOUND, BOUND)
-        if float(np.max(np.abs(step))) < 1e-9:
-            break
-    se = tuple(float(math.sqrt(max(v, 0.0))) for v in np.diag(np.linalg.inv(hessian)))
-    weights = Weights(tuple(float(t) for t in theta))
-    loss = 0.0
-    for x, j in rows:
-        s = x @ theta
-        loss -= float(s[j] - s.max() - math.log(np.exp(s - s.max()).sum()))
-    uniform = sum(math.log(len(x)) for x, _ in rows)
-    at_bound = bool(np.any(np.abs(theta) >= BOUND - 1e-9))
-    return Fit(player, weights, se, len(rows), loss / len(rows), uniform / len(rows),
-               at_bound)
+    found = fit_choices(rows, d)
+    return Fit(player, Weights(found.theta), found.stderr, len(rows), found.log_loss,
+               found.log_loss_uniform, found.at_bound)
 
 
 def decisions(events: Sequence[Any]) -> Iterator[tuple[int, UnoState, Decision]]:
