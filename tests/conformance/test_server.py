@@ -81,7 +81,15 @@ async def _follow(ws: ClientConnection, game: Game, seat: str, table_id: str | N
     beliefs: list[dict[str, Any]] = []
     moves = acked = 0
     while True:
-        frame = kept.pop(0) if kept else await _frame(ws)
+        try:
+            frame = kept.pop(0) if kept else await _frame(ws)
+        except TimeoutError:  # say where the seat stood (a lost frame, or a belief too slow)
+            raise AssertionError(
+                f"{seat}: no frame in {DEADLINE:.0f} s after {len(events)} events and "
+                f"{len(beliefs)} beliefs (last belief seq "
+                f"{beliefs[-1]['seq'] if beliefs else None}); its fold: last seq "
+                f"{fold.last_seq}, finished {fold.finished}, to act {fold.my_turn()}; "
+                f"moves {moves}, acked {acked}") from None
         assert frame["type"] != "error", frame
         if frame["type"] == "belief":
             beliefs.append(frame)
