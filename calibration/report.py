@@ -53,6 +53,10 @@ class Options:
     max_matches: int | None = None
     model: str | None = None
     """The behaviour model to score (None: the first one the matches' games declare)."""
+    strength: float | None = None
+    """How far each player's fit leans on the pooled one (games.behaviour.fit_players: the
+    pool worth this many of the player's choices; 0 its own, inf the pool's); None: chosen on
+    held-out matches."""
 
     def budget(self) -> Budget:
         return Budget(self.samples, self.exact_budget, self.ess_target, self.max_samples,
@@ -78,6 +82,8 @@ class Report:
     behaviour: str | None = None
     """The behaviour model scored, if any."""
     fits: list[dict[str, Any]] = field(default_factory=list)
+    shrinkage: dict[str, Any] | None = None
+    """How the per-player fits were pulled toward the pool (the strength and why)."""
     behaviour_positions: int = 0
     exact_positions: int = 0
     ess: list[float] = field(default_factory=list)
@@ -98,6 +104,8 @@ class Report:
         if self.behaviour is not None and self.behaviour in self.cards:
             ess = sorted(self.ess)
             models[self.behaviour]["fits"] = list(self.fits)
+            if self.shrinkage is not None:
+                models[self.behaviour]["shrinkage"] = self.shrinkage
             models[self.behaviour]["importance"] = {
                 "positions": self.behaviour_positions,
                 "exact_positions": self.exact_positions,
@@ -164,9 +172,10 @@ def behaviour_model(matches: Sequence[StoredMatch], name: str | None
     return None
 
 
-def fit(model: BehaviourModel, matches: Sequence[StoredMatch]) -> Fitted:
+def fit(model: BehaviourModel, matches: Sequence[StoredMatch],
+        strength: float | None = None) -> Fitted:
     """The model's parameters from every match it covers."""
-    return model.fit([(m.events, m.players) for m in matches if _covered(model, m)])
+    return model.fit([(m.events, m.players) for m in matches if _covered(model, m)], strength)
 
 
 def _covered(model: BehaviourModel, match: StoredMatch) -> bool:
@@ -186,8 +195,9 @@ def calibrate(store: EventStore, options: Options, games: Registry = GAMES,
     fitted: Fitted | None = None
     if model is not None:
         fitted = fit(model, matches if fit_on is None
-                     else stored_matches(fit_on, games, options.variant))
+                     else stored_matches(fit_on, games, options.variant), options.strength)
         report.fits = list(fitted.summaries)
+        report.shrinkage = fitted.shrinkage
         report.behaviour = model.name
         report.cards[model.name] = Scorecard()
         report.labels[model.name] = model.label
@@ -294,4 +304,9 @@ def summary_lines(result: Mapping[str, Any]) -> list[str]:
     for f in fits:
         lines.append(f"  β[{f['player']}] = {f['beta']} ± {f['beta_stderr']} "
                      f"({f['choices']} choices{', at the bound' if f['at_bound'] else ''})")
+    pull = result["models"].get(behaviour, {}).get("shrinkage")
+    if pull:
+        why = f": {pull['why']}" if "why" in pull else ""
+        lines.append(f"  each player's fit pulled toward the pool with strength "
+                     f"{pull['strength']} ({pull['how']}{why})")
     return lines

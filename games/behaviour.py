@@ -21,6 +21,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from inference import shrinkage
+from inference.choice_logit import LogitFit, Row, fit_choices
+from inference.shrinkage import shrunk_fit
 from inference.weighted import Budget, Weighted
 
 JSON = dict[str, Any]
@@ -33,10 +36,12 @@ class NotModelled(ValueError):
 @dataclass(frozen=True)
 class Fitted:
     """A model's parameters fitted on stored matches (`BehaviourModel.fit`): `summaries` for
-    the report (one JSON dict per fit, the pooled one first), `params` for `weigher`."""
+    the report (one JSON dict per fit, the pooled one first), `params` for `weigher`, and
+    `shrinkage`: how far each player's fit was pulled toward the pool, and why."""
 
     summaries: list[JSON] = field(default_factory=list)
     params: Any = None
+    shrinkage: JSON | None = None
 
 
 class PlayerFit(Protocol):
@@ -48,21 +53,42 @@ class PlayerFit(Protocol):
     def to_dict(self) -> dict[str, object]: ...
 
 
-def fit_players(matches: Sequence[tuple[Sequence[Any], Mapping[str, str]]],
-                rows_of: Callable[[Sequence[Any], Mapping[str, str]], Iterable[tuple[str, Any]]],
-                fit: Callable[[str, list[Any], Any], PlayerFit], prior: Any) -> Fitted:
-    """A model's weights per player name, and pooled over every player, from the choices
-    `rows_of(events, players)` finds in each match (as (player, row)); a player's own fit
-    starts from the pooled weights, the pooled one from `prior`. `params` is (per player,
-    pooled), what the models' weighers take."""
-    rows: dict[str, list[Any]] = {}
-    for events, players in matches:
+Matches = Sequence[tuple[Sequence[Any], Mapping[str, str]]]
+
+
+def fit_players(matches: Matches,
+                rows_of: Callable[[Sequence[Any], Mapping[str, str]], Iterable[tuple[str, Row]]],
+                features: int, make: Callable[[str, Sequence[Row], LogitFit | None], PlayerFit],
+                strength: float | None = None) -> Fitted:
+    """A conditional-logit model's weights pooled over every player and per player name, from
+    the choices `rows_of(events, players)` finds in each match (as (player, row)). Each
+    player's fit is pulled toward the pooled one by `strength` (inference.shrinkage: the pool
+    counts as that many of the player's own choices; None: chosen on held-out matches).
+    `make(player, rows, fit)` is the game's report of a fit (fit None: no choices). `params`
+    is (per player, pooled), what the models' weighers take."""
+    rows: dict[str, list[tuple[int, Row]]] = {}
+    for index, (events, players) in enumerate(matches):
         for player, row in rows_of(events, players):
-            rows.setdefault(player, []).append(row)
-    pooled = fit("pooled", [r for part in rows.values() for r in part], prior)
-    per = {name: fit(name, part, pooled.weights) for name, part in sorted(rows.items())}
-    return Fitted([f.to_dict() for f in (pooled, *per.values())],
-                  ({name: f.weights for name, f in per.items()}, pooled.weights))
+            rows.setdefault(player, []).append((index, row))
+    every = [r for part in rows.values() for _, r in part]
+    found = fit_choices(every, features) if every else None
+    pooled = make("pooled", every, found)
+    choice = (shrinkage.choose(rows, features) if strength is None
+              else shrinkage.Choice(strength, "given", choices=len(every)))
+    per: dict[str, PlayerFit] = {}
+    lines: list[JSON] = []
+    for name, part in sorted(rows.items()):
+        own_rows = [r for _, r in part]
+        assert found is not None  # a player with rows makes the pool non-empty
+        own = make(name, own_rows, fit_choices(own_rows, features))
+        per[name] = make(name, own_rows, shrunk_fit(own_rows, features, found, len(every),
+                                                   choice.strength))
+        line = dict(per[name].to_dict())
+        line["own"] = own.to_dict().get("weights")
+        lines.append(line)
+    return Fitted([pooled.to_dict(), *lines],
+                  ({name: f.weights for name, f in per.items()}, pooled.weights),
+                  choice.to_dict())
 
 
 class Weigher(Protocol):
@@ -96,8 +122,10 @@ class BehaviourModel(Protocol):
     def covers(self, variant: str) -> bool:
         """Whether calibrate scores it on matches of `variant`."""
 
-    def fit(self, matches: Sequence[tuple[Sequence[Any], Mapping[str, str]]]) -> Fitted:
-        """Its parameters from stored matches (each a referee log and its players by seat)."""
+    def fit(self, matches: Matches, strength: float | None = None) -> Fitted:
+        """Its parameters from stored matches (each a referee log and its players by seat);
+        `strength`: how much each player's fit leans on the pool (fit_players; None: chosen
+        on held-out matches; a model with no per-player pull ignores it)."""
 
     def weigher(self, events: Sequence[Any], players: Mapping[str, str], fitted: Fitted,
                 observer: str) -> Weigher:

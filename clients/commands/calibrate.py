@@ -50,6 +50,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--shrink", type=float, default=1.0,
                         help="sampled positions: weigh the uniform belief by "
                              "K / (K + ESS) in the shown mixture (default 1)")
+    parser.add_argument("--pool-strength", default="auto", metavar="K",
+                        help="pull each player's behaviour fit toward the pooled one, the pool "
+                             "worth K of the player's own choices: 0 (each player alone), inf "
+                             "(the pool only), or auto (default: the K that best predicts "
+                             "held-out matches)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (sampling, --play)")
     parser.add_argument("--limit", type=int, help="score at most this many matches")
     parser.add_argument("--model", default=None,
@@ -86,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
     options = Options(args.variant, behaviour=not args.uniform_only, samples=args.samples,
                       seed=args.seed, max_matches=args.limit, ess_target=args.ess_target,
                       max_samples=max(args.max_samples, args.samples), moves=args.moves,
-                      shrink=args.shrink, model=args.model)
+                      shrink=args.shrink, model=args.model,
+                      strength=_strength(args.pool_strength))
     with open_store(args.db) as store:
         try:
             if args.fit_db is None:
@@ -110,6 +116,19 @@ def run(args: argparse.Namespace) -> int:
         if args.picture is not None:
             print(f"picture: {args.picture}")
     return 0
+
+
+def _strength(text: str) -> float | None:
+    """--pool-strength: None for auto, else a strength of at least 0 (inf allowed)."""
+    if text == "auto":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise CommandError("--pool-strength must be auto, inf or a number at least 0")
+    return value
 
 
 def _progress(done: int, total: int) -> None:

@@ -26,14 +26,16 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
-from games.behaviour import Fitted, NotModelled, fit_players
+from games.behaviour import Fitted, Matches, NotModelled, fit_players
 from games.clue.belief import ClueBelief, position_of
 from games.clue.events import parse_event
 from games.clue.information import draw_deals
 from games.clue.knowledge import ENVELOPE, Knowledge
 from games.clue.show_model import (
+    FEATURES,
     UNIFORM_CHOICE,
     Show,
     ShowTracker,
@@ -292,9 +294,11 @@ class BehaviourShows:
     def covers(self, variant: str) -> bool:
         return variant in VARIANTS
 
-    def fit(self, matches: Sequence[tuple[Sequence[Any], Mapping[str, str]]]) -> Fitted:
-        """θ per player (and pooled) from every real choice of a card in the matches."""
-        return fit_players(matches, training_rows, fit, PRIOR)
+    def fit(self, matches: Matches, strength: float | None = None) -> Fitted:
+        """θ pooled and per player (pulled toward the pool by `strength`, None: chosen on
+        held-out matches) from every real choice of a card in the matches."""
+        return fit_players(matches, training_rows, len(FEATURES), partial(fit, prior=PRIOR),
+                           strength)
 
     def weigher(self, events: Sequence[Any], players: Mapping[str, str], fitted: Fitted,
                 observer: str) -> ShowWeigher:

@@ -30,7 +30,7 @@ import numpy as np
 
 from games.clue.events import CardShown, Dealt, MatchStarted, Suggested
 from games.clue.variants import VARIANTS
-from inference.choice_logit import Row, choice_log_p, fit_choices
+from inference.choice_logit import LogitFit, Row, choice_log_p, fit_choices
 
 FEATURES = ("shown_before", "suspect", "weapon")
 
@@ -113,14 +113,15 @@ class Fit:
 
 
 
-
-def fit(player: str, rows: Sequence[Row], prior: Weights = UNIFORM_CHOICE) -> Fit:
-    """Maximum-likelihood θ (with the weak ridge), its standard errors from the observed
-    information, and the mean log loss per choice; `prior` when there are no choices."""
+def fit(player: str, rows: Sequence[Row], found: LogitFit | None = None,
+        prior: Weights = UNIFORM_CHOICE) -> Fit:
+    """`found` (default: the maximum-likelihood θ with the weak ridge, fitted here), its
+    standard errors and the mean log loss per choice on `rows`; `prior` when there are no
+    choices."""
     d = len(FEATURES)
     if not rows:
         return Fit(player, prior, (math.inf,) * d, 0, math.nan, math.nan, False, (0,) * d)
-    found = fit_choices(rows, d)
+    found = found or fit_choices(rows, d)
     return Fit(player, Weights(found.theta), found.stderr, len(rows), found.log_loss,
                found.log_loss_uniform, found.at_bound, found.informative)
 

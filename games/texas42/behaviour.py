@@ -17,9 +17,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.behaviour import Fitted, NotModelled
+from games.behaviour import Fitted, Matches, NotModelled, fit_players
 from games.texas42.belief import Texas42Belief
 from games.texas42.bidding_model import (
+    FEATURES,
     PRIOR,
     BidChoice,
     Weights,
@@ -169,16 +170,10 @@ class BehaviourBids:
     def covers(self, variant: str) -> bool:
         return variant in VARIANTS
 
-    def fit(self, matches: Sequence[tuple[Sequence[Any], Mapping[str, str]]]) -> Fitted:
-        """The weights per player (and pooled) from every unforced bid in the matches."""
-        rows: dict[str, list[tuple[int, int, bool]]] = {}
-        for events, players in matches:
-            for player, s, level, bid in training_rows(events, players):
-                rows.setdefault(player, []).append((s, level, bid))
-        pooled = fit("pooled", [r for part in rows.values() for r in part])
-        per = {name: fit(name, part) for name, part in sorted(rows.items())}
-        return Fitted([f.to_dict() for f in (pooled, *per.values())],
-                      ({name: f.weights for name, f in per.items()}, pooled.weights))
+    def fit(self, matches: Matches, strength: float | None = None) -> Fitted:
+        """The weights pooled and per player (pulled toward the pool by `strength`, None:
+        chosen on held-out matches) from every unforced bid in the matches."""
+        return fit_players(matches, training_rows, len(FEATURES), fit, strength)
 
     def weigher(self, events: Sequence[Any], players: Mapping[str, str], fitted: Fitted,
                 observer: str) -> HandWeigher:

@@ -11,9 +11,10 @@ where `strength` is the hand's strength in its best trump (games.texas42.greedy'
 trumps, the trump double twice, other doubles) and `level` the lowest bid it could make.
 Its three weights are fitted by maximum likelihood (Newton's method, a weak ridge so a player
 who always bids the same way stays finite) on stored matches, whose hands are revealed: per
-player and pooled. A forced bid (the dealer when the option says so) carries no information
-and is left out. It is an assumption about people, fitted on whom it was fitted on, and
-labelled so; never a fact.
+player and pooled, each player's pulled toward the pool (games.behaviour.fit_players; the
+model is a two-option conditional logit, inference.choice_logit, bid against pass). A forced
+bid (the dealer when the option says so) carries no information and is left out. It is an
+assumption about people, fitted on whom it was fitted on, and labelled so; never a fact.
 """
 
 from __future__ import annotations
@@ -30,10 +31,8 @@ from games.texas42.greedy import choose_trump, trump_strength
 from games.texas42.rules import evolve, forced_to_bid
 from games.texas42.scoring import BIDS, PASS
 from games.texas42.state import State
+from inference.choice_logit import LogitFit, Row, fit_choices
 
-RIDGE = 0.1
-"""Weak prior on the weights (their squared norm times this is added to the loss)."""
-NEWTON_STEPS = 50
 LOGIT_BOUND = 30.0
 
 
@@ -144,13 +143,14 @@ def hand_bids(events: Sequence[Any]) -> Iterator[tuple[int, State, BidChoice | N
 
 
 def training_rows(events: Sequence[Any], players: Mapping[str, str]
-                  ) -> Iterator[tuple[str, int, int, bool]]:
-    """(player, strength, level, bid) for every unforced bid in a referee log (hands known,
-    all seven still in hand while bidding)."""
+                  ) -> Iterator[tuple[str, Row]]:
+    """(player, the decision as a `choice_row`) for every unforced bid in a referee log (hands
+    known, all seven still in hand while bidding)."""
     for _, state, choice in hand_bids(events):
         hand = state.hands.get(choice.seat) if choice is not None else None
         if choice is not None and hand is not None:
-            yield players.get(choice.seat, choice.seat), strength(hand), choice.level, choice.bid
+            yield (players.get(choice.seat, choice.seat),
+                   choice_row(strength(hand), choice.level, choice.bid))
 
 
 def played_this_hand(state: State) -> dict[str, set[Tile]]:
@@ -162,25 +162,26 @@ def played_this_hand(state: State) -> dict[str, set[Tile]]:
     return out
 
 
-def fit(player: str, rows: Sequence[tuple[int, int, bool]]) -> Fit:
-    """Maximum-likelihood weights (with the weak ridge) and their standard errors."""
+FEATURES = ("a", "b", "c")
+"""The weights' names: a bid's features are (1, strength, (level − 30) / 4), a pass's 0."""
+
+
+def choice_row(hand_strength: int, level: int, bid: bool) -> Row:
+    """One bid-or-pass decision as a conditional-logit choice between bidding (the features)
+    and passing (all 0): P(bid) = σ(a + b·strength + c·(level − 30)/4), the same model."""
+    x = np.array([[1.0, float(hand_strength), (level - 30) / 4.0], [0.0, 0.0, 0.0]])
+    return x, 0 if bid else 1
+
+
+def fit(player: str, rows: Sequence[Row], found: LogitFit | None = None,
+        prior: Weights = PRIOR) -> Fit:
+    """`found` (default: the maximum-likelihood weights with the weak ridge, fitted here),
+    their standard errors, and the mean log loss per choice on `rows` (`choice_row`s);
+    `prior` when there are none."""
     if not rows:
-        return Fit(player, PRIOR, (math.inf,) * 3, 0, 0, math.nan)
-    x = np.array([[1.0, s, (lv - 30) / 4.0] for s, lv, _ in rows])
-    y = np.array([1.0 if bid else 0.0 for _, _, bid in rows])
-    w = np.zeros(3)
-    ridge = RIDGE * np.eye(3)
-    hessian = ridge
-    for _ in range(NEWTON_STEPS):
-        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -LOGIT_BOUND, LOGIT_BOUND)))
-        gradient = x.T @ (p - y) + RIDGE * w
-        hessian = (x * (p * (1 - p))[:, None]).T @ x + ridge
-        step = np.linalg.solve(hessian, gradient)
-        w = w - step
-        if float(np.max(np.abs(step))) < 1e-8:
-            break
-    covariance = np.linalg.inv(hessian)
-    weights = Weights(float(w[0]), float(w[1]), float(w[2]))
-    loss = -sum(weights.log_p(s, lv, bid) for s, lv, bid in rows) / len(rows)
-    se = tuple(float(math.sqrt(max(v, 0.0))) for v in np.diag(covariance))
-    return Fit(player, weights, se, len(rows), int(y.sum()), loss)  # type: ignore[arg-type]
+        return Fit(player, prior, (math.inf,) * 3, 0, 0, math.nan)
+    found = found or fit_choices(rows, len(FEATURES))
+    a, b, c = found.theta
+    bids = sum(1 for _, j in rows if j == 0)
+    return Fit(player, Weights(a, b, c), found.stderr, len(rows), bids,  # type: ignore[arg-type]
+               found.log_loss)

@@ -24,11 +24,13 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
-from games.behaviour import Fitted, NotModelled, fit_players
+from games.behaviour import Fitted, Matches, NotModelled, fit_players
 from games.uno.belief import UnoBelief
 from games.uno.choice_model import (
+    FEATURES,
     Decision,
     Weights,
     decisions,
@@ -334,9 +336,11 @@ class BehaviourPlays:
     def covers(self, variant: str) -> bool:
         return variant in VARIANTS
 
-    def fit(self, matches: Sequence[tuple[Sequence[Any], Mapping[str, str]]]) -> Fitted:
-        """θ per player (and pooled) from every real choice of a card in the matches."""
-        return fit_players(matches, training_rows, fit, PRIOR)
+    def fit(self, matches: Matches, strength: float | None = None) -> Fitted:
+        """θ pooled and per player (pulled toward the pool by `strength`, None: chosen on
+        held-out matches) from every real choice of a card in the matches."""
+        return fit_players(matches, training_rows, len(FEATURES), partial(fit, prior=PRIOR),
+                           strength)
 
     def weigher(self, events: Sequence[Any], players: Mapping[str, str], fitted: Fitted,
                 observer: str) -> PlayWeigher:

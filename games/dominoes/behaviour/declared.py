@@ -83,8 +83,10 @@ class BehaviourGreedy:
     def covers(self, variant: str) -> bool:
         return variant in VARIANTS
 
-    def fit(self, matches: Sequence[tuple[Sequence[Any], Mapping[str, str]]]) -> Fitted:
-        """β per player (and pooled) from every choice in the matches."""
+    def fit(self, matches: Sequence[tuple[Sequence[Any], Mapping[str, str]]],
+            strength: float | None = None) -> Fitted:
+        """β per player (and pooled) from every choice in the matches. `strength` is not used:
+        a player's own β (one parameter) needs at least 10 choices, else the pooled one."""
         data: list[Choice] = []
         for events, players in matches:
             for start, stop in bhv.hands_of(events):

@@ -9,7 +9,14 @@ import random
 
 from calibration.botmatches import bot_matches
 from games.texas42.behaviour import BEHAVIOUR_BIDS, MODEL, behaviour_odds
-from games.texas42.bidding_model import Weights, fit, mask_of, strength, strength_of_mask
+from games.texas42.bidding_model import (
+    Weights,
+    choice_row,
+    fit,
+    mask_of,
+    strength,
+    strength_of_mask,
+)
 from games.texas42.dominoes import TILES
 from games.texas42.events import parse_event
 from games.texas42.game import TEXAS42
@@ -33,7 +40,7 @@ def test_the_fit_recovers_the_weights_it_was_drawn_from() -> None:
     for _ in range(4000):
         s, level = rng.randint(0, 9), rng.choice([30, 31, 32, 34, 36])
         p = 1 / (1 + math.exp(-truth.logit(s, level)))
-        rows.append((s, level, rng.random() < p))
+        rows.append(choice_row(s, level, rng.random() < p))
     fitted = fit("drawn", rows)
     for got, want, se in zip((fitted.weights.a, fitted.weights.b, fitted.weights.c),
                              (truth.a, truth.b, truth.c), fitted.stderr, strict=True):
