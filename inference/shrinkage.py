@@ -52,12 +52,11 @@ class Choice:
             out["folds"] = self.folds
             out["held_out_log_loss"] = {str(_json_strength(k)): round(v, 6)
                                         for k, v in self.held_out}
-            own = dict(self.held_out).get(0.0)
-            best = dict(self.held_out)[self.strength]
-            out["why"] = (f"lowest held-out log loss per choice ({best:.4f} nats over "
-                          f"{self.choices} choices, {self.folds} folds by match)"
-                          + (f" against {own:.4f} for each player's own fit"
-                             if own is not None else ""))
+            losses = dict(self.held_out)
+            out["why"] = (f"lowest held-out log loss per choice ({losses[self.strength]:.4f} "
+                          f"nats over {self.choices} choices, {self.folds} folds by match; "
+                          f"each player's own fit {losses.get(0.0, math.nan):.4f}, the pool "
+                          f"alone {losses.get(math.inf, math.nan):.4f})")
         return out
 
 
