@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from calibration import strengths
 from clients.cli import main
 
 
@@ -54,3 +55,19 @@ def test_a_bad_strength_is_refused(store: Path, bad: str,
                  "--pool-strength", bad])
     assert code != 0
     assert "--pool-strength" in capsys.readouterr().err
+
+
+def test_two_strengths_are_paired_position_by_position(
+        store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["--db", str(store), "--variant", "clue-mini", "--samples", "16", "--seed", "1"]
+    capsys.readouterr()
+    assert strengths.main([*base, "--a", "0", "--b", "0"]) == 0
+    same = json.loads(capsys.readouterr().out)
+    assert same["b_minus_a"]["difference"] == 0 and same["b_minus_a"]["positions"] > 0
+    assert strengths.main([*base, "--a", "0", "--b", "inf"]) == 0
+    apart = json.loads(capsys.readouterr().out)
+    assert apart["b"]["shrinkage"]["strength"] == "inf"
+    pooled = _report(store, capsys, "--pool-strength", "inf", "--max-samples", "16")
+    own = _report(store, capsys, "--pool-strength", "0", "--max-samples", "16")
+    assert apart["a"]["log_loss"] == pytest.approx(own["log_loss"], abs=1e-6)
+    assert apart["b"]["log_loss"] == pytest.approx(pooled["log_loss"], abs=1e-6)
