@@ -11,7 +11,6 @@ suit and the count per team; South's frames never carry another hand; no page er
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 import pytest
@@ -158,9 +157,6 @@ def test_a_person_asks_the_oracle_at_a_bid_and_for_a_play_then_sees_it_in_the_re
         if (t && seen[seen.length - 1] !== t.dataset.n) seen.push(t.dataset.n);
       }).observe(document.body, { subtree: true, childList: true }); }""")
     page.click("#board button.advise")
-    if os.environ.get("DOMINO_SCREENSHOTS"):  # the table while it grows, for docs/web.md
-        page.wait_for_selector("#board .oracle-table[data-partial]", timeout=240_000)
-        screenshot(page, "texas42-oracle-partial", phone=False)
     # a give-up bound: the oracle solves 150 completions x 9 trumps, seconds of CPU in a
     # niced worker, minutes on a loaded machine
     page.wait_for_selector("#board .t42-advice .oracle-table:not([data-partial])",
