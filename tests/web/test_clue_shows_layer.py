@@ -365,3 +365,32 @@ def test_on_the_full_deck_the_layer_says_its_error_and_effective_sample(
     for width in (1280, 360):
         assert_reads_well(panel_at(page, width), {"P2", "P3", "P4"}, f"sampled, at {width} px")
     assert errors == [], errors
+
+
+def test_the_layer_says_when_there_is_nothing_to_weigh_and_when_it_is_rough(
+        context: Any, web_server: WebServer) -> None:
+    """The words for each case, from the module the page draws with: a seat shown no card yet
+    and a spectator (who never sees the card) weigh nothing and say so; an estimate with few
+    effective samples says to read it as rough; each sampled figure's error is its 95% one."""
+    page = context.new_page()
+    page.goto(web_server.base)
+    said = page.evaluate("""async () => {
+        const m = await import('/js/games/clue/layer.js');
+        const odds = (o) => ({ observer: 'P1', weighed: 2, exact: false, ess: 62.4, samples: 1024,
+            error_95: 0.083, stderr: { P2: { Rope: 0.02 } }, ...o });
+        return [m.layerWords(odds({ weighed: 0, exact: true }), 'P1'),
+                m.layerWords(odds({ observer: 'spectator', weighed: 0, exact: true }), null),
+                m.layerWords(odds({}), 'P1'), m.layerWords(odds({ ess: 3.2 }), 'P1'),
+                m.layerErrors(odds({})), m.layerErrors(odds({ exact: true }))];
+    }""")
+    seat, spectator, many, few, errors, none = said
+    assert seat.startswith("No card has been shown to you yet, so there is nothing to weigh"), seat
+    assert "Once a card is shown to you" in seat and "not a fact" in seat, seat
+    assert spectator.startswith("A spectator never sees which card is shown"), spectator
+    assert "Once" not in spectator and "not a fact" in spectator, spectator
+    assert "±8.3 points" in many and "1,024 sampled deals" in many, many
+    assert "the 2 cards you were shown were" in many and "about 62 independent ones." in many, many
+    assert "rough" not in many and MODEL in many, many
+    assert "about 3 independent ones: few, so read the figures as rough" in few, few
+    assert errors == {"P2": {"Rope": pytest.approx(1.959963984540054 * 0.02)}}
+    assert none is None
