@@ -28,9 +28,9 @@ from games.clue.events import parse_event
 from games.clue.show_model import Show
 from games.clue.variants import VARIANTS
 from tests.web.conftest import WebServer
+from tests.web.odds_frames import Frames, js_round
 from tests.web.panel_reading import assert_reads_well, panel_at
 from tests.web.test_browser import app, create_table_in_lobby, watch_errors
-from tests.web.test_uno_plays_layer import Frames
 
 pytestmark = pytest.mark.browser
 
@@ -288,7 +288,7 @@ def test_the_show_aware_layer_is_shown_beside_the_exact_one(context: Any,
     words = page.inner_text("#overlay .accuracy")
     assert "not a fact" in words and MODEL in words and "you were shown" in words, words
     assert "exact under the model" in words, words
-    assert f"about {max(1, round(answer['ess']))} equally likely deals" in words, words
+    assert f"about {js_round(answer['ess'])} equally likely deals" in words, words
     assert not re.search(r"\bP[1-6]\b", words), words
     print(f"seq {seq}: {answer['weighed']} cards shown weighed, ESS {answer['ess']}, "
           f"{answer['samples']} deals listed; largest move from the exact figures {moved:.3f}")
@@ -355,7 +355,7 @@ def test_on_the_full_deck_the_layer_says_its_error_and_effective_sample(
     said = re.search(r"±(\d+\.\d) points", words)
     assert words.startswith("Estimate, not exact") and said, words
     assert abs(float(said.group(1)) - answer["error_95"] * 100) <= 0.05 + 1e-9, words
-    assert f"about {max(1, round(answer['ess']))} independent ones" in words, words
+    assert f"about {js_round(answer['ess'])} independent ones" in words, words
     assert "not a fact" in words and MODEL in words, words
     labels = page.eval_on_selector_all("#overlay td.c[data-err]",
                                        "cs => cs.map(c => c.getAttribute('aria-label'))")
