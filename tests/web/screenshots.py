@@ -9,6 +9,7 @@ are random, so the tiles differ from run to run; the views and moments are the s
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -16,11 +17,12 @@ from tests.web.conftest import ROOT, SCREENSHOTS
 
 
 def views() -> list[str]:
-    """Every browser test file that takes a screenshot (calls `screenshot(`): a new page's
-    test adds its views here by taking them, with no list to keep in step."""
+    """Every browser test file that takes a screenshot (calls `screenshot(`, or reads a panel
+    with `panel_at(..., shot=NAME)`): a new page's test adds its views here by taking them,
+    with no list to keep in step."""
     here = ROOT / "tests" / "web"
     return sorted(str(path.relative_to(ROOT)) for path in here.glob("test_*.py")
-                  if "screenshot(" in path.read_text(encoding="utf-8"))
+                  if re.search(r"screenshot\(|\bshot=", path.read_text(encoding="utf-8")))
 
 
 def main() -> int:

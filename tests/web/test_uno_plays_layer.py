@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import threading
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from websockets.sync.client import connect
 from games.uno.behaviour import behaviour_odds
 from games.uno.events import parse_event
 from tests.web.conftest import WebServer
+from tests.web.odds_frames import Frames, js_round
 from tests.web.panel_reading import assert_reads_well, panel_at
 from tests.web.test_browser import app, watch_errors
 
@@ -36,39 +36,6 @@ READY = ("window.__app && window.__app.belief && "
 OVER = "window.__app && window.__app.state.phase === 'finished'"
 TABLES = 8
 """Tables tried for a position where North has played and South is to move (a bound)."""
-
-
-class Frames:
-    """The page's WebSocket, routed through the test: every server frame is recorded, and
-    `odds_belief` answers are held back while `hold` is set (sent on `release`)."""
-
-    def __init__(self, page: Any) -> None:
-        self.answers: list[dict[str, Any]] = []
-        self.held: list[str] = []
-        self.hold = False
-        self.lock = threading.Lock()
-        self.route: Any = None
-        page.route_web_socket("**/ws", self._connect)
-
-    def _connect(self, route: Any) -> None:
-        self.route = route
-        server = route.connect_to_server()
-        server.on_message(self._from_server)
-
-    def _from_server(self, message: str | bytes) -> None:
-        text = message if isinstance(message, str) else message.decode()
-        if '"odds_belief"' in text:
-            self.answers.append(json.loads(text))
-            if self.hold:
-                self.held.append(text)
-                return
-        self.route.send(text)
-
-    def release(self) -> None:
-        self.hold = False
-        for text in self.held:
-            self.route.send(text)
-        self.held.clear()
 
 
 def _new_table(web_server: WebServer, variant: str) -> str:
@@ -224,7 +191,7 @@ def test_a_sampled_layer_shows_the_answer_with_its_errors(context: Any,
     said = re.search(r"±(\d+\.\d) points", words)
     assert words.startswith("Estimate, not exact") and said, words
     assert abs(float(said.group(1)) - answer["error_95"] * 100) <= 0.05 + 1e-9, words
-    assert f"about {max(1, round(answer['ess']))} independent ones" in words, words
+    assert f"about {js_round(answer['ess'])} independent ones" in words, words
     label = page.get_attribute("#overlay .uno-holder[data-holder='N'] .c[data-p]", "aria-label")
     assert label and " ±" in label, label
     print(f"uno-2 seq {seq}: ESS {answer['ess']}, {answer['samples']} drawn, widest ±"
