@@ -124,8 +124,12 @@ def test_the_play_aware_layer_is_shown_beside_the_exact_one(context: Any,
     # and it is what the model gives for what South saw (uno-2-mini: every arrangement listed)
     seen = [parse_event(e) for e in app(page, "a.events")][:seq]
     mine = behaviour_odds(seen, "S", random.Random(0))
-    assert mine["exact"] and answer["exact"]
-    assert shown == pytest.approx(_at_least_one(mine["marginals"]), abs=1e-6)
+    assert mine["exact"] == answer["exact"]
+    if answer["exact"]:  # every arrangement listed (at most the layer's exact budget)
+        assert shown == pytest.approx(_at_least_one(mine["marginals"]), abs=1e-6)
+    else:  # more arrangements than that after long draws: two seeded samples agree
+        bar = 2 * (answer["error_95"] + mine["error_95"])  # the widest, twice: ~5 sigma
+        assert shown == pytest.approx(_at_least_one(mine["marginals"]), abs=bar)
     moved = max(abs(shown.get(key, 0.0) - p) for key, p in exact.items())
     words = page.inner_text("#overlay .accuracy")
     assert "not a fact" in words and "North's" in words and "play" in words, words
