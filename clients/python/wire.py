@@ -3,12 +3,13 @@ were read, each message handed to a callback as bytes, with no task per connecti
 
 Why not websockets' client: the load generator measured more than a third of the server's
 CPU per move (issue 31), and much of it was websockets' per-frame work for the nine frames a
-move brings a table's four connections: its Sans-I/O parser (a generator per frame, ~11 µs a
-frame on the shared 2-vCPU machine against ~1 µs for the loop here) and, in its asyncio
+move brings a table's four connections: its Sans-I/O parser (a generator per frame: 5-7 µs a
+frame on the shared 2-vCPU machine against 1-2 µs for the loop here) and, in its asyncio
 connection, a reader task woken per message. The socket is read into one buffer kept per
-connection (`recv_into`), not into a new bytes object per read: a plain Protocol's read
-allocates its 256 KiB maximum each time, measured at ~56 µs for a send, loop turn and read
-against ~17-21 µs here, and a move brings ~8 reads. This speaks the subset of RFC 6455 a
+connection (`recv_into`), not into a new bytes object per read: a plain Protocol's `recv`
+asks for its 256 KiB maximum each time, and its send, loop turn and read of one small
+message measured 46-71 µs against 14-30 µs buffered (`python -m clients.bench.wire_read`);
+a move brings ~8 reads. This speaks the subset of RFC 6455 a
 client needs against this project's server (compression off, no extensions): text and
 binary messages (fragmented ones reassembled), pings answered, the closing handshake
 echoed; its frames are masked as the RFC asks (websockets' C `apply_mask`). Anything else
