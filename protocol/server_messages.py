@@ -284,7 +284,8 @@ class OddsBelief(Reply):
     observer: str = Field(description="A seat, or 'spectator'.")
     model: str = Field(description="The model it assumes, e.g. behaviour:greedy.")
     label: str = Field(description="What the model assumes, in words.")
-    hand: int | None
+    hand: int | None = Field(None, description="The hand it reflects, in games of hands; "
+                                               "null in one-deal games (Clue).")
     status: str = Field(description="estimate (sampled), or live (exact under the model).")
     exact: bool
     consistent_deals: int | str | None = Field(

@@ -1,8 +1,10 @@
 """Load test: N tables of four bot clients over real sockets, playing random legal moves flat out.
 
-Measures what a person would feel: durable moves per second (counted at the ack, which the
-server sends only after the commit), play -> ack latency, and play -> every seat's updated
-belief (the four seats' beliefs with seq >= the move's seq). Once a table stops playing (its
+The tables are played by clients/python/load_seat.py (seats driven by their connections'
+frames, no task per seat or connection). Measures what a person would feel: durable moves per
+second (counted at the ack, which the server sends only after the commit), play -> ack
+latency, and play -> every seat's updated belief (the four seats' beliefs with seq >= the
+move's seq). Once a table stops playing (its
 match ended, or time is up) its seats keep reading, for up to BELIEF_WAIT seconds, until the
 beliefs of every acknowledged move have arrived: the last moves of a match are often the
 slowest, and leaving them out would bias p99 low. Moves whose beliefs never came are counted
@@ -14,12 +16,10 @@ file.
 from __future__ import annotations
 
 import asyncio
-import bisect
 import collections
 import contextlib
 import json
 import os
-import random
 import re
 import secrets
 import socket
@@ -28,25 +28,16 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any
 
-from clients.python.client import DominoClient, ServerError
-from clients.python.lean_client import LeanBelief, LeanClient, LeanEvent
+from clients.python.load_seat import BELIEF_WAIT, play_table
+from clients.python.loadtest_tracking import BeliefTracker, Deadline, Figures
 from games.dominoes.variants import DEFAULT_VARIANT
-from games.interface import table_seats
 from games.registry import GAMES, Registry
-from protocol import BeliefMessage
 
-RATE_LIMITED = "rate_limited"
-RATE_LIMIT_PAUSE = 0.05
-"""Seconds a seat waits after the rate limit refused it (the bucket refills at 50/s)."""
-BELIEF_WAIT = 10.0
-"""Seconds a table's seats keep reading, after play stops, for beliefs still owed."""
-T = TypeVar("T")
+__all__ = ["BELIEF_WAIT", "BeliefTracker", "Deadline", "Figures", "play_table", "run_load"]
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -65,277 +56,6 @@ def health_url(ws_url: str) -> str:
 def fetch_health(url: str) -> dict[str, Any]:
     with urllib.request.urlopen(url, timeout=10) as response:
         return json.loads(response.read())
-
-
-@dataclass
-class Figures:
-    ack_ms: list[float] = field(default_factory=list)
-    belief_ms: list[float] = field(default_factory=list)
-    moves: int = 0
-    refused: int = 0
-    rate_limited: int = 0
-    """Requests the server's per-connection rate limit refused (each waited for and retried:
-    flat-out bots can outrun the limit a person never reaches)."""
-    matches: int = 0
-    beliefs_missing: int = 0
-    """Acked moves whose four beliefs had not all arrived within BELIEF_WAIT."""
-    started: float = 0.0
-    stopped: float = 0.0
-    play_stopped: float = 0.0
-    """When the last table stopped playing (before waiting for beliefs still owed)."""
-
-
-class BeliefTracker:
-    """For one table: when has every seat seen a belief at least as new as each move?"""
-
-    def __init__(self, figures: Figures, seats: tuple[str, ...]) -> None:
-        self.figures = figures
-        self.seats = seats
-        self.latest = dict.fromkeys(seats, 0)
-        self.waiting: list[tuple[int, float]] = []
-        """(seq, sent_at) of acked moves still owed a belief by some seat, by seq."""
-
-    def reset(self) -> None:
-        self.latest = dict.fromkeys(self.seats, 0)
-        self.waiting.clear()
-
-    def give_up(self) -> int:
-        """Count the moves still waiting as missing (never dropped silently); start afresh."""
-        missing = len(self.waiting)
-        self.figures.beliefs_missing += missing
-        self.reset()
-        return missing
-
-    def owes(self, seat: str) -> bool:
-        """Whether `seat` has yet to see a belief for some acked move."""
-        return bool(self.waiting) and self.latest[seat] < self.waiting[-1][0]
-
-    def acked(self, seq: int, sent_at: float) -> None:
-        if min(self.latest.values()) >= seq:
-            self.figures.belief_ms.append((time.perf_counter() - sent_at) * 1000)
-        else:  # kept in seq order: two seats' acks may be handled out of order
-            bisect.insort(self.waiting, (seq, sent_at))
-
-    def belief(self, seat: str, seq: int) -> None:
-        if seq <= self.latest[seat]:
-            return
-        self.latest[seat] = seq
-        floor = min(self.latest.values())
-        if self.waiting and self.waiting[0][0] <= floor:
-            now = time.perf_counter()
-            while self.waiting and self.waiting[0][0] <= floor:
-                _, sent_at = self.waiting.pop(0)
-                self.figures.belief_ms.append((now - sent_at) * 1000)
-
-
-class Deadline:
-    """When play stops; movable (a paced ramp stops every table at once when it is done).
-    A seat waits for its next message, its think time or this, whichever comes first (no
-    polling): `stop` wakes every waiting seat through the callbacks given to `on_stop`."""
-
-    def __init__(self, at: float) -> None:
-        self.at = at
-        self._wakers: list[Callable[[], None]] = []
-
-    def passed(self) -> bool:
-        return time.monotonic() > self.at
-
-    def left(self) -> float | None:
-        """Seconds until play stops (None: not set)."""
-        return None if self.at == float("inf") else max(0.0, self.at - time.monotonic())
-
-    def on_stop(self, wake: Callable[[], None]) -> None:
-        self._wakers.append(wake)
-
-    def stop(self) -> None:
-        self.at = 0.0
-        for wake in self._wakers:
-            wake()
-
-
-WAKE = object()
-"""Put in a seat's feed to make it look at the clock (Deadline.stop)."""
-
-
-async def _seat(
-    client: DominoClient,
-    table_id: str,
-    tracker: BeliefTracker,
-    figures: Figures,
-    deadline: Deadline,
-    rng: random.Random,
-    pace: float | None = None,
-) -> bool:
-    """Play one seat (any game: random legal moves through the generic `move` message) until
-    its match ends (True) or time is up (False).
-
-    The seat acts on what the server offers it: an event after which the seat is to act
-    carries its legal moves (clients/python/lean_client.py), so the generator neither
-    validates nor folds the events. `pace`: the seat thinks before each move, an
-    exponential time with this mean (drawn from `rng`, so seeded), waiting meanwhile for
-    its feed (beliefs are timed on arrival by `time_beliefs_on_arrival`, not here)."""
-    feed = client.feed
-    offer: list[dict[str, Any]] | None = None
-    """The moves offered on the latest event (None: not this seat's turn)."""
-    move_at: float | None = None
-    while True:
-        message: Any = feed.get_nowait() if not feed.empty() else None
-        if message is None:
-            if deadline.passed():
-                return False
-            now = time.monotonic()
-            if offer is not None and pace is not None and move_at is None:
-                move_at = now + rng.expovariate(1.0 / pace)
-            if offer is None or (move_at is not None and now < move_at):
-                wait = deadline.left()
-                if move_at is not None:
-                    wait = move_at - now if wait is None else min(wait, move_at - now)
-                try:
-                    message = await client.next_message(timeout=wait)
-                except TimeoutError:
-                    continue
-            else:
-                payload, offered = rng.choice(offer), offer
-                offer = move_at = None
-                sent = time.perf_counter()
-                try:
-                    ack = await client.move(table_id, payload)
-                except ServerError as error:
-                    if error.code == RATE_LIMITED:  # nothing was done: wait, then again
-                        figures.rate_limited += 1
-                        offer = offered
-                        await asyncio.sleep(RATE_LIMIT_PAUSE)
-                    else:
-                        figures.refused += 1  # an offer overtaken (a hand just ended)
-                    continue
-                figures.ack_ms.append((time.perf_counter() - sent) * 1000)
-                figures.moves += 1
-                tracker.acked(ack.seq, sent)
-                continue
-        if isinstance(message, LeanEvent) and message.table_id == table_id:
-            if message.type == "match_ended":
-                return True
-            if message.legal_moves is None:
-                offer = move_at = None  # the turn moved on (a hand ended): think afresh
-            else:
-                offer = message.legal_moves
-
-
-def time_beliefs_on_arrival(client: DominoClient, table_id: str, tracker: BeliefTracker,
-                            seat: str) -> None:
-    """Give `tracker` each of the seat's beliefs for `table_id` as it arrives, not when the
-    seat's loop next reads its feed: a seat awaiting its own move's ack read a belief that
-    came meanwhile only after the ack, so a belief ~30 ms behind the commit was recorded up
-    to an ack time late (the deployment's beliefs; in one process they beat the next move).
-    Beliefs stop here (the seat's loop has no use for them: one wake-up fewer per belief);
-    everything else goes to the feed."""
-    feed = cast(asyncio.Queue[Any], client.feed)
-
-    def arrived(message: Any) -> None:
-        if isinstance(message, LeanBelief | BeliefMessage):
-            if message.table_id == table_id:
-                tracker.belief(seat, message.seq)
-            return
-        feed.put_nowait(message)
-
-    client.on_message = arrived
-
-
-async def settle_beliefs(
-    clients: list[DominoClient], seats: tuple[str, ...], table_id: str, tracker: BeliefTracker,
-    wait: float,
-) -> int:
-    """Until each seat has the beliefs every acked move is owed, for at most `wait` seconds
-    (a seat stops playing at match_ended, but beliefs come after the event): they arrive
-    through `time_beliefs_on_arrival`, or, where no one set it, in the seat's feed.
-    Returns how many moves' beliefs never arrived (also added to the figures)."""
-    deadline = time.monotonic() + wait
-
-    async def read(seat: str, client: DominoClient) -> None:
-        while tracker.owes(seat):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return
-            try:
-                message: Any = await client.next_message(timeout=min(SETTLE_POLL, left))
-            except TimeoutError:
-                continue
-            if isinstance(message, LeanBelief | BeliefMessage) and message.table_id == table_id:
-                tracker.belief(seat, message.seq)
-
-    await asyncio.gather(*(read(s, c) for s, c in zip(seats, clients, strict=True)))
-    return tracker.give_up()
-
-
-SETTLE_POLL = 0.05
-"""Seconds between two looks at a settling seat's tracker (its beliefs arrive beside)."""
-
-
-async def play_table(url: str, spectators: int, figures: Figures, deadline: Deadline, seed: int,
-                     *, variant: str, games: Registry, target: int = 100,
-                     belief_wait: float = BELIEF_WAIT, pace: float | None = None,
-                     seated: asyncio.Event | None = None,
-                     options: dict[str, Any] | None = None) -> None:
-    rng = random.Random(seed)
-    game = games.game_of_variant(variant)
-    seats = table_seats(game, variant, options)  # table options may decide them (Clue)
-    clients: list[DominoClient] = [await LeanClient.connect(url) for _ in seats]
-    watchers = [await LeanClient.connect(url) for _ in range(spectators)]
-    for watcher in watchers:  # spectators read and drop what they are sent
-        watcher.on_message = _drop
-    for client in clients:
-        deadline.on_stop(partial(cast(asyncio.Queue[Any], client.feed).put_nowait, WAKE))
-    tracker = BeliefTracker(figures, seats)
-    try:
-        while not deadline.passed():
-            table_id = await _paced(figures, partial(clients[0].create_table,
-                                                     variant=variant, target=target,
-                                                     options=options or {}))
-            for watcher in watchers:
-                await _paced(figures, partial(watcher.watch, table_id))
-            tracker.reset()
-            for seat, client in zip(seats, clients, strict=True):
-                time_beliefs_on_arrival(client, table_id, tracker, seat)
-            for seat, client in zip(seats, clients, strict=True):
-                await _paced(figures, partial(client.join, table_id, seat, name=f"load-{seat}"))
-            if seated is not None:
-                seated.set()
-            done = await asyncio.gather(
-                *(
-                    _seat(c, table_id, tracker, figures, deadline,
-                          random.Random(rng.random()), pace)
-                    for c in clients
-                )
-            )
-            if all(done):
-                figures.matches += 1
-            figures.play_stopped = max(figures.play_stopped, time.monotonic())
-            await settle_beliefs(clients, seats, table_id, tracker, belief_wait)
-            for client in [*clients, *watchers]:
-                with contextlib.suppress(Exception):
-                    await client.leave(table_id)
-                while not client.feed.empty():
-                    client.feed.get_nowait()
-    finally:
-        for client in [*clients, *watchers]:
-            with contextlib.suppress(Exception):
-                await client.close()
-
-
-async def _paced(figures: Figures, request: Callable[[], Awaitable[T]]) -> T:
-    """`request()`, waited for and sent again while the server's rate limit refuses it."""
-    while True:
-        try:
-            return await request()
-        except ServerError as error:
-            if error.code != RATE_LIMITED:
-                raise
-            figures.rate_limited += 1
-            await asyncio.sleep(RATE_LIMIT_PAUSE)
-
-
-def _drop(_message: object) -> None:
-    pass
 
 
 async def run_load(url: str, tables: int, spectators: int, seconds: float, *,

@@ -16,7 +16,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from clients.python.loadtest import Deadline, Figures, play_table
+from clients.python.load_seat import play_table
+from clients.python.loadtest_tracking import Deadline, Figures
 from games.registry import GAMES, Registry
 
 LAG_TICK = 0.05

@@ -49,6 +49,11 @@ ORDER_WORK = 60000
 """Compositions the greedy order may check before the rest of its kinds follow by latest
 last check (about 0.2 s here; the estimate walks in the order too, and a better order
 gives it a larger effective sample)."""
+BLOCK_WORK = 500_000
+"""Work (forward steps plus compositions checked) the block count may spend before the
+belief is estimated instead: one kind's options can run to millions of compositions
+(an uno-2 spectator's update once took minutes, holding the inference thread). The
+largest exact block count in two random-bot uno-2 matches took 84,651 (0.2 s here)."""
 FIT_WORK = 16000
 """A greedy order that checked more compositions than this is not counted with (predicted
 over budget: on the bench's 330 over-budget updates every greedy order that fits 1000
@@ -129,7 +134,8 @@ class UnoBelief:
             if work > FIT_WORK:
                 continue
             try:
-                return BlockProgramme(position, budget=self.block_budget, order=kinds)
+                return BlockProgramme(position, budget=self.block_budget, work=BLOCK_WORK,
+                                      order=kinds)
             except OverBudget:
                 continue
         return None

@@ -120,12 +120,19 @@ class BlockProgramme:
                     checks[(o, kind)].append(p)
                     last[kind] = max(last.get(kind, (-1, -1)), (step.seq, p))
         self.checks = checks
+        self.steps = 0
+        """Steps of the forward pass so far (states x options per kind)."""
         self.enumerated = 0
         """Compositions checked against the timelines so far (the order's and the options'
         cost, deterministic)."""
         self.order_work = order_work
         """Compositions the greedy order may check before the rest of the kinds follow by
         latest last check (see _fewest_first)."""
+        self.stop_at: int | None = order_work
+        """Work (`self.work`) past which an enumeration of options stops with OverBudget:
+        the order's budget while the order is chosen, then the count's `work`. Checked per
+        composition, since one kind's options alone can run to millions (an uno-2
+        spectator's update once spent minutes inside one enumeration)."""
         self.events = {key: [(p, position.timelines[self.owners[key[0]]][p].what == "play")
                              for p in points] for key, points in checks.items()}
         """(owner, kind) -> its checks in timeline order: (position, is a play of it)."""
@@ -135,6 +142,7 @@ class BlockProgramme:
         self.last = last
         self.kinds = _order(self, present, order) if isinstance(order, str) else \
             [k for k in order if k in set(present)]
+        self.stop_at = work
         # layers, options and merges are built as the walk reaches them (an over-budget walk
         # stops early, before the later kinds' options are enumerated)
         self.layers = [self._layer(self.kinds)]
@@ -142,8 +150,6 @@ class BlockProgramme:
         self.merge: list[list[int]] = []
         self.forward: list[dict[tuple[int, ...], int]] = [{(0,) * len(self.layers[0].blocks): 1}]
         self.states = 1
-        self.steps = 0
-        """Steps of the forward pass so far (states x options per kind)."""
         if not count:
             return
         for i in range(len(self.kinds)):
@@ -251,8 +257,12 @@ class BlockProgramme:
                 caps.append(u)
             per_source.append((u, idx, caps, s == self.deck_source))
         options = []
+        stop_at = self.stop_at
         for combo in _combos(per_source):
             self.enumerated += 1
+            if stop_at is not None and self.steps + self.enumerated > stop_at:
+                raise OverBudget(f"{self.work} steps enumerating {kind}'s options (work "
+                                 f"budget {stop_at})", self.work)
             takes = tuple(t for part in combo for t in part[0])
             held = []
             for o in range(len(self.owners)):
@@ -455,7 +465,10 @@ def _fewest_first(prog: BlockProgramme, by_last: list[str]) -> list[str]:
                 continue
             if not exact:
                 cap = None if best is None else best[0]
-                n = len(prog._enumerate(k, layer, cap))
+                try:
+                    n = len(prog._enumerate(k, layer, cap))
+                except OverBudget:  # past order_work inside one kind's options
+                    return chosen + remaining
                 exact = cap is None or n <= cap
                 known[key] = (n, exact)
             hint[k] = n

@@ -25,7 +25,7 @@ from typing import Any
 from archive.jsonl import LogFormatError, parse_log_lines
 from archive.matches import ArchiveError, MatchLog, UnknownMatch, game_of_events, load_match_log
 from archive.tables import read_table
-from games.advice import advisor_of
+from games.advice import advisor_of, models_of
 from games.interface import REFEREE, SPECTATOR, Game, LogProblem, UnknownGame, match_seats
 from games.registry import GAMES
 from games.registry import Registry as Games
@@ -140,11 +140,19 @@ def build_replay(events: Sequence[Event], perspective: str, game: Game | None = 
         "game": game.name,
         "perspective": perspective,
         "finished": finished,
-        "advice": advisor_of(game) is not None,
+        **advice_offer(game),
         "events": [game.event_to_dict(e) for e in seen],
         "beliefs": [] if perspective == ALL else belief_series(seen, perspective, game,
                                                                 variant),
     }
+
+
+def advice_offer(game: Game) -> dict[str, Any]:
+    """What a replay's advisor panel may ask: whether the game has an advisor, and the models
+    of the hidden hands it offers (the viewer draws a switch when there are several)."""
+    advisor = advisor_of(game)
+    return {"advice": advisor is not None,
+            "advice_models": list(models_of(advisor)) if advisor is not None else []}
 
 
 def parse_upload(body: bytes, games: Games = GAMES) -> list[Event]:
@@ -199,7 +207,7 @@ def replay_fragments(events: Sequence[Event], perspective: str, game: Game) -> I
                                "is available until it ends")
     audience = REFEREE if perspective == ALL else perspective
     head = {"match_id": events[0].match_id, "game": game.name, "perspective": perspective,
-            "finished": finished, "advice": advisor_of(game) is not None}
+            "finished": finished, **advice_offer(game)}
     yield json.dumps(head, separators=(",", ":"))[:-1] + ',"events":['
     seen = [game.view(e, audience) for e in events]
     for start in range(0, len(seen), STREAM_CHUNK):

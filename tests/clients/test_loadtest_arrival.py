@@ -1,35 +1,35 @@
-"""The load test times a belief when it arrives, not when the seat's loop next reads its
-feed (issue 15: a seat awaiting its own move's ack read the beliefs that came meanwhile only
-after the ack, so the deployment's beliefs, ~30 ms behind the commit, were recorded up to an
-ack time late). Beliefs stop at the tracker (issue 31: the seat's loop never used them, and
-each was one more wake-up of it); events still reach the feed. A real server on loopback;
-nobody reads the seat's feed here."""
+"""The load test times a belief when it arrives, not when a seat's loop next reads it (issue
+15: a seat awaiting its own move's ack read the beliefs that came meanwhile only after the
+ack, so the deployment's beliefs, ~30 ms behind the commit, were recorded up to an ack time
+late). Since issue 31 there is no seat loop nor feed: the connection hands each belief to the
+tracker, and each event to the seat, in the read that brought it
+(clients/python/load_client.py). A real server on loopback; the seat is never started, so
+nothing but the connection's reads can move the tracker."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 
-from clients.python.lean_client import LeanBelief, LeanClient, LeanEvent
-from clients.python.loadtest import BeliefTracker, Figures, time_beliefs_on_arrival
-from protocol import BeliefMessage
+from clients.python.load_client import LoadClient
+from clients.python.load_seat import Seat
+from clients.python.loadtest_tracking import BeliefTracker, Deadline, Figures
 
 SEATS = ("S", "W", "N", "E")
 
 
-async def test_beliefs_are_timed_while_nobody_reads_the_feed(url: str) -> None:
-    client = await LeanClient.connect(url)
+async def test_beliefs_are_timed_in_the_read_that_brings_them(url: str) -> None:
+    client = await LoadClient.connect(url)
     try:
         table_id = await client.create_table(target=30, bots=dict.fromkeys("WNE", "random"))
         tracker = BeliefTracker(Figures(), SEATS)
-        time_beliefs_on_arrival(client, table_id, tracker, "S")
+        seat = Seat(client, table_id, "S", tracker, Figures(), Deadline(float("inf")),
+                    random.Random(0), None)
+        client.seat = seat
         await client.join(table_id, "S", name="load-S")
         async with asyncio.timeout(30):
-            while tracker.latest["S"] == 0:  # the feed is never read meanwhile
+            while tracker.latest["S"] == 0 or not seat.events_read:
                 await asyncio.sleep(0.01)
-        kinds: list[type] = []
-        while not client.feed.empty():
-            kinds.append(type(client.feed.get_nowait()))
-        assert LeanEvent in kinds, kinds  # the events are in the feed, the beliefs are not
-        assert LeanBelief not in kinds and BeliefMessage not in kinds, kinds
+        assert not seat.started and seat.move_id is None  # it never played: only read
     finally:
         await client.close()

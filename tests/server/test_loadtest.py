@@ -5,9 +5,9 @@ not dropped."""
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from pathlib import Path
-from typing import Any
 
 from clients.python.loadtest import (
     BeliefTracker,
@@ -16,36 +16,16 @@ from clients.python.loadtest import (
     process_cpu_seconds,
     report,
     run_load,
-    settle_beliefs,
     worker_figures,
 )
 from clients.python.loadtest_paced import paced_report, run_paced
 from games.dominoes.game import DOMINOES
 from games.registry import Registry
-from protocol import BeliefMessage, ServerMessage
 from server.app import DominoServer
 from tests.conftest import make_config, serving
 from tests.games.toy.game import TOY, VARIANT
 
 SEATS = ("S", "W", "N", "E")
-
-
-class ScriptedClient:
-    """Stands in for a DominoClient's feed: these messages, then silence."""
-
-    def __init__(self, messages: list[ServerMessage]) -> None:
-        self.messages = list(messages)
-
-    async def next_message(self, timeout: float = 10) -> ServerMessage:
-        if self.messages:
-            return self.messages.pop(0)
-        await asyncio.sleep(timeout)
-        raise TimeoutError
-
-
-def belief(table_id: str, seat: str, seq: int) -> BeliefMessage:
-    return BeliefMessage.model_construct(type="belief", table_id=table_id, seq=seq,
-                                         observer=seat)
 
 
 async def test_settling_measures_late_beliefs_and_counts_the_missing() -> None:
@@ -54,17 +34,14 @@ async def test_settling_measures_late_beliefs_and_counts_the_missing() -> None:
     sent = time.perf_counter()
     for seq in (10, 12, 15):
         tracker.acked(seq, sent)
-    # every seat reaches 12 (one of them only with the match_ended belief, at 14);
-    # N never gets to 15; a stale table's belief does not count
-    feeds: dict[str, list[Any]] = {
-        "S": [belief("t1", "S", 15)],
-        "W": [belief("old", "W", 99), belief("t1", "W", 12), belief("t1", "W", 16)],
-        "N": [belief("t1", "N", 14)],
-        "E": [belief("t1", "E", 20)],
-    }
-    clients: Any = [ScriptedClient(feeds[s]) for s in SEATS]
+    # every seat reaches 12 (one of them only with the match_ended belief, at 14), arriving
+    # while the table settles; N never gets to 15
+    loop = asyncio.get_running_loop()
+    for delay, seat, seq in [(0.05, "S", 15), (0.1, "W", 12), (0.15, "W", 16),
+                             (0.2, "N", 14), (0.25, "E", 20)]:
+        loop.call_later(delay, tracker.belief, seat, seq)
     started = time.monotonic()
-    missing = await settle_beliefs(clients, SEATS, "t1", tracker, wait=0.6)
+    missing = await tracker.settle(wait=0.6)
     assert 0.5 < time.monotonic() - started < 3, "the wait is bounded, and used"
     assert missing == 1 and figures.beliefs_missing == 1
     assert len(figures.belief_ms) == 2  # seqs 10 and 12
@@ -77,9 +54,21 @@ async def test_settling_returns_at_once_when_nothing_is_owed() -> None:
         tracker.belief(seat, 7)
     tracker.acked(7, time.perf_counter())
     started = time.monotonic()
-    clients: Any = [ScriptedClient([]) for _ in SEATS]
-    assert await settle_beliefs(clients, SEATS, "t1", tracker, wait=60) == 0
+    assert await tracker.settle(wait=60) == 0
     assert time.monotonic() - started < 30  # far short of the wait: it did not wait
+
+
+async def test_settling_ends_when_the_last_belief_owed_arrives() -> None:
+    """Not at the wait's end: the belief that clears the last move owed wakes the table."""
+    figures = Figures()
+    tracker = BeliefTracker(figures, SEATS)
+    tracker.acked(5, time.perf_counter())
+    loop = asyncio.get_running_loop()
+    for seat in SEATS:
+        loop.call_later(0.05, tracker.belief, seat, 5)
+    started = time.monotonic()
+    assert await tracker.settle(wait=60) == 0
+    assert time.monotonic() - started < 30 and len(figures.belief_ms) == 1
 
 
 async def test_every_acked_move_is_measured_or_counted(url: str) -> None:
@@ -216,18 +205,28 @@ async def test_the_server_reports_cpu_per_move_by_stage(url: str) -> None:
     assert "server CPU per move by stage (ms)" in text and "frame parse" in text
 
 
-def test_a_lean_client_reads_a_belief_head_and_an_events_offer() -> None:
-    """The load generator's frames: a belief as its table and seq, an event as its table,
-    seq, type and offered moves (clients/python/lean_client.py), from the frames the
-    server writes (protocol.frames)."""
-    from clients.python.lean_client import LeanBelief, LeanEvent, lean_message
-    from protocol import Ack
+async def test_a_seat_reads_a_belief_head_and_an_events_offer() -> None:
+    """The load generator's frames (clients/python/load_seat.py): a belief as its seq, read
+    from the fixed head the server writes (protocol.frames), also for a table id JSON must
+    escape; an event read in full only when it offers moves or ends the match; another
+    table's frames ignored."""
+    from clients.python.load_client import LoadClient
+    from clients.python.load_seat import Seat
+    from clients.python.loadtest_tracking import Deadline
     from protocol.frames import belief_frame, event_frame
 
-    belief = lean_message(belief_frame('t"1', {"seq": 12, "observer": "S", "marginals": {}}))
-    assert belief == LeanBelief('t"1', 12)
-    offered = lean_message(event_frame("t1", 7, {"type": "tile_played"}, [{"tile": "6-6"}]))
-    assert offered == LeanEvent("t1", 7, "tile_played", [{"tile": "6-6"}])
-    assert lean_message(event_frame("t1", 8, {"type": "match_ended"})) == \
-        LeanEvent("t1", 8, "match_ended", None)
-    assert isinstance(lean_message('{"type":"ack","id":"a1","seq":3}'), Ack)
+    for table_id in ("t1", 't"1\\é'):
+        tracker = BeliefTracker(Figures(), SEATS)
+        seat = Seat(LoadClient(), table_id, "S", tracker, Figures(), Deadline(float("inf")),
+                    random.Random(1), None)
+        seat.belief(belief_frame(table_id, {"seq": 12, "observer": "S"}).encode())
+        seat.belief(belief_frame("other", {"seq": 40, "observer": "S"}).encode())
+        assert tracker.latest["S"] == 12
+        seat.event(event_frame(table_id, 7, {"type": "tile_played"}, [{"tile": "6-6"}]).encode())
+        assert seat.offer == [{"tile": "6-6"}]
+        seat.event(event_frame("other", 8, {"type": "passed"}).encode())
+        assert seat.offer == [{"tile": "6-6"}]  # another table's event changes nothing
+        seat.event(event_frame(table_id, 8, {"type": "passed", "seat": "W"}).encode())
+        assert seat.offer is None  # the turn moved on
+        seat.event(event_frame(table_id, 9, {"type": "match_ended"}).encode())
+        assert seat.finished is True and seat.done.result() is True

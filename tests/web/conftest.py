@@ -130,12 +130,12 @@ def context(browser: Any) -> Iterator[Any]:
         ctx.close()
 
 
-PHONE = {"width": 390, "height": 844}
+PHONE = {"width": 360, "height": 780}
 
 
 def screenshot(page: Any, name: str, *, phone: bool = True, **options: Any) -> None:
     """Save docs/screenshots/NAME.png when DOMINO_SCREENSHOTS is set, and (unless `phone` is
-    false, or the page is phone-sized already) NAME-phone.png at 390 x 844, the viewport put
+    false, or the page is phone-sized already) NAME-phone.png at 360 x 780, the viewport put
     back afterwards."""
     if not os.environ.get("DOMINO_SCREENSHOTS"):
         return

@@ -1,40 +1,34 @@
 """Regenerate docs/screenshots/*.png: `python -m tests.web.screenshots`.
 
-The browser tests take the screenshots at fixed moments of real games (lobby, the table with
-the overlay after our first move, the phone-width table, double-nine with the pool, a
-spectator, the replay viewer) when DOMINO_SCREENSHOTS is set; this runs them that way. Deals
+The browser tests take the screenshots at fixed moments of real games (each page of every
+game at 1280 px and, as NAME-phone.png, at 360 px) when DOMINO_SCREENSHOTS is set; this runs
+every test file that takes one, that way. Deals
 are random, so the tiles differ from run to run; the views and moments are the same.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
 from tests.web.conftest import ROOT, SCREENSHOTS
 
-VIEWS = [
-    "tests/web/test_browser.py",
-    "tests/web/test_advice.py",
-    "tests/web/test_reading_the_odds.py",
-    "tests/web/test_playing_together.py",
-    "tests/web/test_replay_board.py",
-    "tests/web/test_every_variant.py",
-    "tests/web/test_chat.py",
-    "tests/web/test_panels.py",
-    "tests/web/test_rules_pages.py",
-    "tests/web/test_uno_plays_layer.py",
-]
-"""The tests that take the screenshots (desktop, and each at phone width): the dominoes
-pages', the lobby and a table of every game (test_every_variant, at 360 px), and each game's
-odds panel after a few moves (test_panels, at 1280 px and 360 px with the drawer open)."""
+
+def views() -> list[str]:
+    """Every browser test file that takes a screenshot (calls `screenshot(`, or reads a panel
+    with `panel_at(..., shot=NAME)`): a new page's test adds its views here by taking them,
+    with no list to keep in step."""
+    here = ROOT / "tests" / "web"
+    return sorted(str(path.relative_to(ROOT)) for path in here.glob("test_*.py")
+                  if re.search(r"screenshot\(|\bshot=", path.read_text(encoding="utf-8")))
 
 
 def main() -> int:
     env = {**os.environ, "DOMINO_SCREENSHOTS": "1"}
     code = subprocess.call(
-        [sys.executable, "-m", "pytest", "-q", "-s", "-m", "browser", *VIEWS], cwd=ROOT, env=env
+        [sys.executable, "-m", "pytest", "-q", "-s", "-m", "browser", *views()], cwd=ROOT, env=env
     )
     for path in sorted(SCREENSHOTS.glob("*.png")):
         print(path.relative_to(ROOT))

@@ -335,7 +335,7 @@ def test_a_person_plays_a_hand_by_clicking_and_the_overlay_is_exact(
     )
     print(f"moves={moves}")
     assert_render_budget(page, "double-six")
-    page.set_viewport_size({"width": 390, "height": 844})
+    page.set_viewport_size({"width": 360, "height": 780})
     screenshot(page, "table-phone", full_page=True)
     assert errors == []
 

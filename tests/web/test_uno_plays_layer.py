@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import threading
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from websockets.sync.client import connect
 from games.uno.behaviour import behaviour_odds
 from games.uno.events import parse_event
 from tests.web.conftest import WebServer
+from tests.web.odds_frames import Frames, js_round
 from tests.web.panel_reading import assert_reads_well, panel_at
 from tests.web.test_browser import app, watch_errors
 
@@ -36,39 +36,6 @@ READY = ("window.__app && window.__app.belief && "
 OVER = "window.__app && window.__app.state.phase === 'finished'"
 TABLES = 8
 """Tables tried for a position where North has played and South is to move (a bound)."""
-
-
-class Frames:
-    """The page's WebSocket, routed through the test: every server frame is recorded, and
-    `odds_belief` answers are held back while `hold` is set (sent on `release`)."""
-
-    def __init__(self, page: Any) -> None:
-        self.answers: list[dict[str, Any]] = []
-        self.held: list[str] = []
-        self.hold = False
-        self.lock = threading.Lock()
-        self.route: Any = None
-        page.route_web_socket("**/ws", self._connect)
-
-    def _connect(self, route: Any) -> None:
-        self.route = route
-        server = route.connect_to_server()
-        server.on_message(self._from_server)
-
-    def _from_server(self, message: str | bytes) -> None:
-        text = message if isinstance(message, str) else message.decode()
-        if '"odds_belief"' in text:
-            self.answers.append(json.loads(text))
-            if self.hold:
-                self.held.append(text)
-                return
-        self.route.send(text)
-
-    def release(self) -> None:
-        self.hold = False
-        for text in self.held:
-            self.route.send(text)
-        self.held.clear()
 
 
 def _new_table(web_server: WebServer, variant: str) -> str:
@@ -157,8 +124,12 @@ def test_the_play_aware_layer_is_shown_beside_the_exact_one(context: Any,
     # and it is what the model gives for what South saw (uno-2-mini: every arrangement listed)
     seen = [parse_event(e) for e in app(page, "a.events")][:seq]
     mine = behaviour_odds(seen, "S", random.Random(0))
-    assert mine["exact"] and answer["exact"]
-    assert shown == pytest.approx(_at_least_one(mine["marginals"]), abs=1e-6)
+    assert mine["exact"] == answer["exact"]
+    if answer["exact"]:  # every arrangement listed (at most the layer's exact budget)
+        assert shown == pytest.approx(_at_least_one(mine["marginals"]), abs=1e-6)
+    else:  # more arrangements than that after long draws: two seeded samples agree
+        bar = 2 * (answer["error_95"] + mine["error_95"])  # the widest, twice: ~5 sigma
+        assert shown == pytest.approx(_at_least_one(mine["marginals"]), abs=bar)
     moved = max(abs(shown.get(key, 0.0) - p) for key, p in exact.items())
     words = page.inner_text("#overlay .accuracy")
     assert "not a fact" in words and "North's" in words and "play" in words, words
@@ -224,7 +195,7 @@ def test_a_sampled_layer_shows_the_answer_with_its_errors(context: Any,
     said = re.search(r"±(\d+\.\d) points", words)
     assert words.startswith("Estimate, not exact") and said, words
     assert abs(float(said.group(1)) - answer["error_95"] * 100) <= 0.05 + 1e-9, words
-    assert f"about {max(1, round(answer['ess']))} independent ones" in words, words
+    assert f"about {js_round(answer['ess'])} independent ones" in words, words
     label = page.get_attribute("#overlay .uno-holder[data-holder='N'] .c[data-p]", "aria-label")
     assert label and " ±" in label, label
     print(f"uno-2 seq {seq}: ESS {answer['ess']}, {answer['samples']} drawn, widest ±"

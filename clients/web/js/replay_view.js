@@ -171,20 +171,58 @@ export function replayView(root, params) {
   let hoverAttached = false;
 
   // The advisor on the move just shown: GET /api/matches/{id}/advice?seq=N (finished matches).
+  // Answers are kept per seq under `uniform` (the verdicts beside the moves are those) and
+  // per "model@seq" under another model the game's advisor offers (data.advice_models).
   const adviceCache = new Map();
   let adviceTimer = null;
   let adviceWanted = 0;
+  let adviceModel = "uniform";
+  let lastShown = null;
+  const adviceKey = (seq, model) => (model === "uniform" ? seq : `${model}@${seq}`);
+
+  // "Deals: every consistent one alike | weighed by M", where the advisor offers more models
+  function modelSwitchHtml() {
+    const models = (data && data.advice_models) || [];
+    if (models.length < 2) return "";
+    const label = (m) => (m === "uniform" ? "every consistent deal alike" : esc(modelWords(m).button));
+    return `<p class="advice-model" role="group" aria-label="which model the advisor draws its deals from">` +
+      `<span class="muted">Advisor's deals:</span> ` + models.map((m) =>
+        `<button type="button" data-replay-advice-model="${esc(m)}" aria-pressed="${m === adviceModel}">${label(m)}</button>`).join(" ") +
+      `</p>`;
+  }
+
+  // the game's words for a model (its renderer's adviceModels), else its name
+  function modelWords(m) {
+    const words = renderer && renderer.adviceModels && renderer.adviceModels[m];
+    return words || { button: `weighed by ${m}`, line: `the deals weighed by the model ${m}` };
+  }
+
+  // what a model other than the uniform one assumes, and what its sample is worth
+  function modelLine(r) {
+    if (!r.model || r.model === "uniform") return "";
+    const worth = r.ess != null ? `, worth an effective sample of ${Number(r.ess).toFixed(1)}${r.pool ? ` from ${r.pool} deals` : ""}` : "";
+    return `<p class="advice-model-line" data-model="${esc(r.model)}" data-ess="${r.ess ?? ""}" title="model: ${esc(r.model)}">` +
+      `<b>Deals ${esc(modelWords(r.model).button)}</b>: ${esc(modelWords(r.model).line)} — an assumption about the players, not a fact${worth}.</p>`;
+  }
 
   function advisorNote(html) {
     advisorEl.hidden = false;
     advisorEl.dataset.seq = "";
-    advisorEl.innerHTML = `<p class="muted">${html}</p>`;
+    advisorEl.innerHTML = `${modelSwitchHtml()}<p class="muted">${html}</p>`;
   }
+
+  advisorEl.addEventListener("click", (e) => {
+    const button = e.target.closest("[data-replay-advice-model]");
+    if (!button || button.dataset.replayAdviceModel === adviceModel) return;
+    adviceModel = button.dataset.replayAdviceModel;
+    updateAdvisor(lastShown);
+  });
 
   function updateAdvisor(last) {
     clearTimeout(adviceTimer);
     adviceWanted = 0;
     app.advice = null;
+    lastShown = last;
     if (!advisorOn || !data || data.advice === false || !last || !renderer.isPlay(last)) {
       advisorEl.hidden = true;
       advisorEl.innerHTML = "";
@@ -193,24 +231,27 @@ export function replayView(root, params) {
     if (id === "upload") return advisorNote("The advisor ranks the moves of stored matches, not of uploads.");
     if (!data.finished) return advisorNote("The advisor's ranking is shown once the match has finished (it reveals the mover's hand).");
     const seq = last.seq;
-    adviceWanted = seq;
-    if (adviceCache.has(seq)) return renderAdvisor(adviceCache.get(seq));
+    const model = adviceModel;
+    const key = (adviceWanted = adviceKey(seq, model));
+    if (adviceCache.has(key)) return renderAdvisor(adviceCache.get(key));
     if (timer) return advisorNote("Pause to see the advisor's ranking of this move.");
     advisorNote(`Advisor: ranking ${renderer.seatName(last.seat)}'s legal moves before seq ${seq}…`);
-    adviceTimer = setTimeout(() => fetchAdvice(seq, 0), 200);
+    adviceTimer = setTimeout(() => fetchAdvice(seq, model, 0), 200);
   }
 
-  async function fetchAdvice(seq, tries) {
+  async function fetchAdvice(seq, model, tries) {
+    const key = adviceKey(seq, model);
+    const asked = model === "uniform" ? "" : `&model=${encodeURIComponent(model)}`;
     try {
-      const r = await getJson(`/api/matches/${encodeURIComponent(id)}/advice?seq=${seq}`);
-      adviceCache.set(seq, r);
-      showVerdict(seq);
-      if (!disposed && adviceWanted === seq) renderAdvisor(r);
+      const r = await getJson(`/api/matches/${encodeURIComponent(id)}/advice?seq=${seq}${asked}`);
+      adviceCache.set(key, r);
+      if (model === "uniform") showVerdict(seq);
+      if (!disposed && adviceWanted === key) renderAdvisor(r);
     } catch (err) {
-      if (disposed || adviceWanted !== seq) return;
+      if (disposed || adviceWanted !== key) return;
       // 202: under way on the server (bounded there), so wait for it; a refusal: a few tries
       if (err.status === 202 || ((err.status === 503 || err.status === 429) && tries < 5)) {
-        adviceTimer = setTimeout(() => fetchAdvice(seq, tries + 1), 1000);
+        adviceTimer = setTimeout(() => fetchAdvice(seq, model, tries + 1), 1000);
       } else advisorNote(`<span class="error">Advisor: ${esc(err.message)}</span>`);
     }
   }
@@ -221,7 +262,8 @@ export function replayView(root, params) {
       advisorEl.hidden = false;
       advisorEl.dataset.seq = r.seq;
       advisorEl.dataset.rank = r.rank ?? "";
-      advisorEl.innerHTML = renderer.replayAdvice(r, app.state);
+      advisorEl.dataset.model = r.model || "uniform";
+      advisorEl.innerHTML = modelSwitchHtml() + modelLine(r) + renderer.replayAdvice(r, app.state);
       return;
     }
     const who = renderer.seatName(r.seat);
@@ -236,7 +278,8 @@ export function replayView(root, params) {
     advisorEl.hidden = false;
     advisorEl.dataset.seq = r.seq;
     advisorEl.dataset.rank = r.rank ?? "";
-    advisorEl.innerHTML = `<p class="advice-label"><b>Advisor</b> · ${who}'s legal moves before seq ${r.seq}, best first — ` +
+    advisorEl.dataset.model = r.model || "uniform";
+    advisorEl.innerHTML = modelSwitchHtml() + modelLine(r) + `<p class="advice-label"><b>Advisor</b> · ${who}'s legal moves before seq ${r.seq}, best first — ` +
       `<span class="label">${ADVICE_LABEL}</span> (each sampled deal solved with every hand open). ` +
       `<span class="verdict">${verdict}</span></p><ol class="advice-list">${items}</ol>`;
   }
@@ -277,7 +320,7 @@ export function replayView(root, params) {
         return `<li><button type="button" class="mv" data-step="${k}" data-seq="${ev.seq}">${esc(renderer.describe(ev, perspective))}</button>` +
           `${mine ? `<span class="verdict" data-seq="${ev.seq}"></span>` : ""}</li>`;
       }).join("") + `</ol></section>`).join("");
-    for (const seq of adviceCache.keys()) showVerdict(seq);
+    for (const key of adviceCache.keys()) if (typeof key === "number") showVerdict(key);
   }
 
   function verdictText(r) {

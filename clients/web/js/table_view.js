@@ -65,17 +65,21 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     app.resumedFromStorage = session.last_seq;
   }
   let overlayOn = getItem("domino-oracle:overlay") !== "off";
+  // The heading names the seat as the match does once its players are known (a renderer's
+  // seatName may take the state: Clue's "ann", not "Player 1"); it is drawn before they are.
+  const headText = () => (me ? `Table ${tableId} · you are ${renderer.seatName(me, app.state)}` : `Watching table ${tableId}`);
   let disposed = false;
 
   root.innerHTML =
     `<div class="table-view${overlayOn ? "" : " no-overlay"}" data-audience="${audience}" data-game="${esc(renderer.game)}">` +
     `${me ? `<button type="button" class="skip-link" data-skip-hand>Skip to your hand</button>` : ""}` +
-    `<div class="board-wrap"><div class="table-head"><h1>${me ? `Table ${esc(tableId)} · you are ${esc(renderer.seatName(me))}` : `Watching table ${esc(tableId)}`}</h1>` +
+    `<div class="board-wrap"><div class="table-head"><h1>${esc(headText())}</h1>` +
     `<a href="#">Lobby</a>${rulesLink(renderer.game, "Rules")}<button type="button" class="drawer-tab" aria-controls="overlay" aria-expanded="false">The odds ▲</button></div><div id="people" class="people"><p id="clock" class="clock" aria-live="off"></p>` +
     `<div id="invites"></div><div id="rematch"></div><section id="stand-in-note" class="stand-in-note" role="status" hidden></section></div><div id="board"></div>` +
     `<section class="move-log" aria-label="latest moves"><h2>Latest moves</h2><ol id="log"></ol></section></div>` +
     `<aside id="overlay" class="overlay" aria-label="probabilities"></aside></div>`;
   const view = root.firstElementChild;
+  const headEl = root.querySelector(".table-head h1");
   const boardEl = root.querySelector("#board");
   const overlayEl = root.querySelector("#overlay");
   const logEl = root.querySelector("#log");
@@ -405,6 +409,7 @@ function mountTable(root, renderer, { tableId, me, session, events }) {
     if (last && ev.hand != null && last.hand !== ev.hand) app.timeline = []; // a new hand
     save();
     live.afterEvent(ev);
+    if (ev.type === "match_started" && headEl.textContent !== headText()) headEl.textContent = headText();
     renderLog();
     renderStandInNote();
     if (app.info && app.info.turn_clock) renderClock(); // the board was redrawn: its seat clocks too

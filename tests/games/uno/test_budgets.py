@@ -88,6 +88,18 @@ def test_a_work_budget_stops_a_count_at_the_same_step_every_time() -> None:
     assert BlockProgramme(loose, order=order, work=full.work).slots == full.slots
 
 
+def test_the_greedy_order_stops_inside_one_kinds_options_at_its_work_budget() -> None:
+    """The order's budget is checked per composition, not only between kinds: one kind's
+    options can run to millions, and a budget in work must bound the work."""
+    position = _guide_case()[0]
+    free = BlockProgramme(position, order="fewest", count=False)
+    assert free.enumerated > 50
+    for budget in (5, 20, free.enumerated // 2):
+        walk = BlockProgramme(position, order="fewest", count=False, order_work=budget)
+        assert walk.enumerated <= budget + 1, (budget, walk.enumerated)
+        assert sorted(walk.kinds) == sorted(free.kinds)
+
+
 def test_a_spent_guide_work_budget_leaves_only_the_last_rung() -> None:
     position, order, until, last = _guide_case()
     free = guide_blocks(position, 1000, order)

@@ -30,6 +30,10 @@ const STYLE = `
 @media (max-width: 480px) { .clue-ov th.clue-name { font-size: 11px; padding: 2px 1px; } .clue-ov thead th { font-size: 9.5px; }
   .clue-ov button.mark { width: 1.25em; margin-right: 2px; } }
 .clue-ov .estimate { color: #b60; } .clue-ov .envelope-odds { list-style: none; padding: 0; font-size: 13px; }
+.clue-ov .ov-model { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0.4rem 0; }
+.clue-ov .ov-model button[aria-pressed="true"] { font-weight: 700; outline: 2px solid #b45309; }
+.clue-ov .layer-words { color: #7c2d12; } .clue-ov .clue-figures.pending { opacity: 0.55; }
+.clue-ov .clue-model p { font-size: 0.8rem; margin: 0.2rem 0; } .clue-ov .clue-model summary { font-size: 0.85rem; }
 `;
 
 export function ensureStyle() {

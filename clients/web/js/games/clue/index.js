@@ -18,8 +18,9 @@ export default {
   botLabels: { infomax: "infomax (asks what tells it most)" },
   defaultBot: "infomax",
   seats: SEATS,
-  // the shell names seats out of any match too (the lobby, invites, clocks): "Player 2"
-  seatName: (seat) => seatLabel(seat, {}),
+  // the shell names seats out of any match too (the lobby, invites, clocks): "Player 2";
+  // given a match's state, as its players are named there (the table's heading: "ann")
+  seatName: (seat, state = null) => seatLabel(seat, (state && state.players) || {}),
   seatsNote: () => "each for themselves",
   newState,
   apply,

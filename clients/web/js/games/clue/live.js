@@ -1,5 +1,6 @@
 // A live Clue table for the shell's table view: the board, your controls (the moves the server
-// offers), the notebook. Each move goes back as the server offered it (`move`).
+// offers), the notebook with its show-aware layer (layer.js). Each move goes back as the
+// server offered it (`move`).
 
 import { toast } from "../../ui.js";
 import { adviceHtml } from "./advice.js";
@@ -7,6 +8,7 @@ import { moveSender } from "../move_sender.js";
 import { controlsHtml, renderBoard } from "./board.js";
 import { describe } from "./describe.js";
 import { deckOf } from "./fold.js";
+import { liveLayer } from "./layer.js";
 import { renderNotebook } from "./overlay.js";
 import { kindOf, onSheetClick } from "./sheet.js";
 
@@ -49,19 +51,26 @@ export function liveTable(ctx) {
     return `${button}<section class="advice-box clue-advice" aria-label="advice" data-kind="${adv ? adv.kind : ""}">${body}</section>`;
   }
 
+  // the show-aware layer beside the exact odds (layer.js), asked for once per belief
+  const shows = liveLayer(app, tableId, () => renderOverlay());
+
   function renderOverlay() {
     if (!ctx.overlayOn()) return;
     const ev = app.belief && app.events[app.belief.seq - 1];
     renderNotebook(overlayEl, app.state, app.belief, me, { changedBy: ev ? `${describe(ev)} (seq ${ev.seq})` : "",
-      sheet: me ? { tableId, seat: me, picked: { ...chosen }, canSuggest: canSuggest() } : null });
+      sheet: me ? { tableId, seat: me, picked: { ...chosen }, canSuggest: canSuggest() } : null,
+      layer: shows.current() });
     overlayEl.dataset.seq = app.belief ? app.belief.seq : 0;
     overlayEl.dataset.observer = me || "spectator";
+    overlayEl.dataset.model = shows.layer.model;
+    shows.ask();
   }
 
   const send = moveSender(app, tableId, () => render());
   // the detective sheet in the notebook: a mark cycles, a name picks (each keeps the focus),
   // its Suggest button sends the picked suggestion as the board's does
   overlayEl.addEventListener("click", (e) => {
+    if (shows.onClick(e)) return;
     if (e.target.closest("[data-act]")) return void onClick(e);
     const hit = e.target.closest("[data-mark], [data-pick]");
     if (!onSheetClick(e, me ? { tableId, seat: me } : null, boardEl, deckOf(app.state.variant)) || !hit) return;

@@ -33,4 +33,9 @@ export default {
   liveTable,
   renderReplayStep,
   adviceLine,
+  // the replay advisor's words for the models of the hidden hands its advice offers
+  adviceModels: {
+    "behaviour:greedy": { button: "weighed by how they played",
+      line: "each other player taken to play as the greedy bot scores its moves" },
+  },
 };

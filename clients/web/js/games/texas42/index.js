@@ -26,6 +26,11 @@ export default {
   renderReplayStep,
   adviceLine: (move) => JSON.stringify(move),
   // the replay viewer's advisor panel and move-list verdict (the oracle at bids and trump)
+  // the replay advisor's words for the models of the hidden hands its advice offers
+  adviceModels: {
+    "bids:greedy": { button: "weighed by the bids",
+      line: "each other player taken to bid as the greedy bot does with its hand" },
+  },
   replayAdvice: replayAdviceHtml,
   adviceVerdict: verdictWords,
 };
