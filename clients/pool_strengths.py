@@ -5,7 +5,7 @@ each player's fit toward the pool (games.behaviour.fit_players) helped is the di
 between two such runs at the same positions. This scores both and pairs them by position,
 the interval clustered by hand as the report's comparison is:
 
-    python -m calibration.strengths --db DB --variant V [--fit-db F] [--limit N]
+    python -m clients.pool_strengths --db DB --variant V [--fit-db F] [--limit N]
         [--samples S --ess-target E --max-samples M --shrink K --seed X] [--a 0] [--b auto]
 
 prints JSON: each strength's behaviour log loss and `shrinkage`, and `b_minus_a` (negative: b
