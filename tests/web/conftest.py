@@ -133,6 +133,12 @@ def context(browser: Any) -> Iterator[Any]:
 PHONE = {"width": 360, "height": 780}
 
 
+def _settled(page: Any) -> None:
+    """The layout's own transitions have run out (the odds drawer sliding shut at phone
+    width): caught halfway, the closed drawer lay over the page in the picture."""
+    page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')")
+
+
 def screenshot(page: Any, name: str, *, phone: bool = True, **options: Any) -> None:
     """Save docs/screenshots/NAME.png when DOMINO_SCREENSHOTS is set, and (unless `phone` is
     false, or the page is phone-sized already) NAME-phone.png at 360 x 780, the viewport put
@@ -140,11 +146,13 @@ def screenshot(page: Any, name: str, *, phone: bool = True, **options: Any) -> N
     if not os.environ.get("DOMINO_SCREENSHOTS"):
         return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    _settled(page)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **options)
     size = page.viewport_size
     if not phone or size is None or size["width"] <= PHONE["width"]:
         return
     page.set_viewport_size(PHONE)
     page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    _settled(page)
     page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), **options)
     page.set_viewport_size(size)
