@@ -22,11 +22,8 @@ from typing import Any
 
 from calibration.report import Options, Report, calibrate
 from calibration.scores import paired_difference
+from clients.commands.calibrate import pool_strength
 from clients.store_option import open_store
-
-
-def _strength(text: str) -> float | None:
-    return None if text == "auto" else float(text)
 
 
 def score(args: argparse.Namespace, strength: float | None) -> Report:
@@ -68,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--a", default="0", help="the first strength (default 0)")
     parser.add_argument("--b", default="auto", help="the second (default auto)")
     args = parser.parse_args(argv)
-    result = compare(score(args, _strength(args.a)), score(args, _strength(args.b)))
+    result = compare(score(args, pool_strength(args.a)), score(args, pool_strength(args.b)))
     print(json.dumps(result, default=lambda v: "inf" if v == math.inf else str(v)))
     return 0
 

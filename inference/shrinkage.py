@@ -87,9 +87,15 @@ def held_out_scores(by_player: Mapping[str, Sequence[Tagged]], features: int,
     """κ -> total held-out log likelihood of every choice, each fold's choices predicted by
     fits on the other folds' (a player with no choice outside the fold: the fold's pool)."""
     total = dict.fromkeys(strengths, 0.0)
+    # folds over the matches that have choices, renumbered: raw match numbers can all share
+    # one residue (matches 0, 3, 6 with three folds), leaving every fold's training empty
+    rank = {m: i for i, m in enumerate(sorted({m for rows in by_player.values()
+                                               for m, _ in rows}))}
     for fold in range(folds):
-        train = {p: [r for m, r in rows if m % folds != fold] for p, rows in by_player.items()}
-        test = {p: [r for m, r in rows if m % folds == fold] for p, rows in by_player.items()}
+        train = {p: [r for m, r in rows if rank[m] % folds != fold]
+                 for p, rows in by_player.items()}
+        test = {p: [r for m, r in rows if rank[m] % folds == fold]
+                for p, rows in by_player.items()}
         pool_rows = [r for rows in train.values() for r in rows]
         pool = _fit_pool(pool_rows, features)
         for player, held in test.items():

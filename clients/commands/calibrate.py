@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
                       seed=args.seed, max_matches=args.limit, ess_target=args.ess_target,
                       max_samples=max(args.max_samples, args.samples), moves=args.moves,
                       shrink=args.shrink, model=args.model,
-                      strength=_strength(args.pool_strength))
+                      strength=pool_strength(args.pool_strength))
     with open_store(args.db) as store:
         try:
             if args.fit_db is None:
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _strength(text: str) -> float | None:
+def pool_strength(text: str) -> float | None:
     """--pool-strength: None for auto, else a strength of at least 0 (inf allowed)."""
     if text == "auto":
         return None

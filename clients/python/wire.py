@@ -193,11 +193,11 @@ class WireConnection(asyncio.BufferedProtocol):
                     self._fragments = [payload]
             elif opcode == CONTINUATION and self._fragments is not None:
                 self._fragments.append(payload)
+                if sum(map(len, self._fragments)) > self.max_size:  # before it is all here
+                    self._fail("a message over max_size")
+                    return end
                 if first & 0x80:
                     message, self._fragments = b"".join(self._fragments), None
-                    if len(message) > self.max_size:
-                        self._fail("a message over max_size")
-                        return end
                     self.on_message(message)
             elif opcode == PING:
                 if not self.close_sent:

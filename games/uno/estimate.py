@@ -30,6 +30,11 @@ from games.uno.blocks import BlockProgramme, OverBudget, pick_weighted
 from games.uno.counting import DECK, Position, Programme, Step, _run, state_bound
 from games.uno.ledger import Ledger
 
+PROPOSAL_WORK = 500_000
+"""Work (forward steps plus compositions) one relaxed proposal count may spend: the state
+budget alone does not bound it (a kind's options are enumerated before states are
+counted; games/uno/belief.py BLOCK_WORK says the same for the exact count)."""
+
 Z95 = 1.96
 
 
@@ -53,7 +58,8 @@ def relaxed_blocks(ledger: Ledger, budget: int, order: str | Sequence[str] = "la
         mid = (low + high) // 2
         position = ledger.position(relax_until=draws[mid])
         try:
-            found = (position, draws[mid], BlockProgramme(position, budget=budget, order=order))
+            found = (position, draws[mid], BlockProgramme(position, budget=budget,
+                                                          work=PROPOSAL_WORK, order=order))
             high = mid - 1
         except OverBudget:
             low = mid + 1
@@ -267,11 +273,17 @@ def importance(ledger: Ledger, rng: random.Random, paths: int, guide_budget: int
     block; and the guide is a relaxation, so h > 0 wherever the real walk can still finish).
     A path's weight is prod_i Z_i / h(s_{i+1}), Z_i the sum over kind i's options: its
     expectation is the real slot count, so weighted draws estimate the real posterior
-    (exactly when h is exact). None when no guide fits its budget."""
+    (exactly when h is exact). None when no guide fits its budget, or when the real walk's
+    options alone pass `guide_work` (they are all listed here, before the first path)."""
     full = ledger.position()
-    walk = BlockProgramme(full, order=order, count=False)
+    walk = BlockProgramme(full, order=order, count=False, work=guide_work)
     found = guide_blocks(full, guide_budget, walk.kinds, guide_work)
     if found is None:
+        return None
+    try:
+        for i in range(len(walk.kinds)):
+            walk.reach(i)
+    except OverBudget:  # one kind's options ran past the work budget
         return None
     until, guide = found
     hand = walk.hand

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from calibration import strengths
+from clients import pool_strengths as strengths
 from clients.cli import main
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import math
-import threading
 from typing import Any
 
 
@@ -19,7 +18,6 @@ class Frames:
         self.answers: list[dict[str, Any]] = []
         self.held: list[str] = []
         self.hold = False
-        self.lock = threading.Lock()
         self.route: Any = None
         page.route_web_socket("**/ws", self._connect)
 
