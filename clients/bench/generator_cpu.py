@@ -29,26 +29,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from clients.bench.server_cpu import wait_up
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _wait_up(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"serve exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
-                return
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError("serve did not come up")
 
 
 @contextlib.contextmanager
@@ -63,7 +50,7 @@ def fresh_server(port: int, serve_args: list[str]) -> Iterator[None]:
              "--connections-per-address", "1000000", *serve_args],
             cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=log, stderr=log)
         try:
-            _wait_up(port, proc)
+            wait_up(port, proc)
             yield
         finally:
             proc.terminate()

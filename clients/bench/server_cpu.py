@@ -70,7 +70,8 @@ def children_cpu(pid: int) -> float:
     return process_cpu_seconds(children(pid))
 
 
-def _wait_up(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+def wait_up(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+    """Until `serve` on `port` answers /healthz (RuntimeError if it exits or never does)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -106,7 +107,7 @@ def one_run(name: str, tree: Path, port: int, tables: int, seconds: float,
         log = open(Path(tmp) / "serve.log", "w+")  # noqa: SIM115 - read back below
         proc = subprocess.Popen(command, cwd=tree, env=env, stdout=log, stderr=log)
         try:
-            _wait_up(port, proc)
+            wait_up(port, proc)
             before_threads, before_kids = threads_cpu(proc.pid), children_cpu(proc.pid)
             paced = [] if pace is None else [
                 "--pace", str(pace), "--max-tables", str(tables), "--window", str(seconds),
