@@ -45,7 +45,13 @@ async def test_a_two_player_table_of_bots_with_an_exact_spectator_overlay(
 ) -> None:
     events, beliefs = await _watch_a_hand(url, variant, {"S": "pimc", "N": "greedy"})
     typed = [DOMINOES.parse_event(e) for e in events]
-    assert {e.seat for e in typed if e.type == "tile_played"} == {"S", "N"}
+    played = {e.seat for e in typed if e.type == "tile_played"}
+    assert played and played <= {"S", "N"}, played
+    # both bots act: a seat that never played passed or drew each time it was to act (a
+    # block-2 hand can end with one seat playing all its tiles while the other is blocked:
+    # one CI run met it)
+    acted = {e.seat for e in typed if e.type in ("tile_played", "passed", "tiles_drawn")}
+    assert acted == {"S", "N"}, [e.type for e in typed]
     for event in events:  # the spectator never sees a hand or a drawn tile
         if event["type"] in ("hand_dealt", "tiles_drawn"):
             assert event["tiles"] is None
