@@ -35,18 +35,19 @@ pytestmark = pytest.mark.browser
 LABEL = "optimistic estimate (perfect-information)"
 
 
-def _ends_after(state: Any, tile: str, end: str | None) -> tuple[int, int]:
-    """The open ends (sorted) after playing `tile` on `end`: plays reaching the same ends are
-    one move to the advisor (both ends showing one number)."""
+def _position_after(state: Any, tile: str, end: str | None) -> tuple[str, int, int]:
+    """The tile played and the open ends (sorted) after playing it on `end`: the same tile
+    reaching the same ends by either end is one move to the advisor (both ends showing one
+    number); two tiles reaching the same ends are two (the hands left differ)."""
     t = parse_tile(tile)
     left, right = state.hand.left, state.hand.right
     if left is None:
-        return (t.low, t.high)
+        return (tile, t.low, t.high)
     if end == "left":
         left = t.other(left)
     else:
         right = t.other(right)
-    return (min(left, right), max(left, right))
+    return (tile, min(left, right), max(left, right))
 
 
 def _tiles(page: Any, selector: str) -> list[str]:
@@ -109,7 +110,7 @@ def test_the_replay_viewer_ranks_the_movers_choices(context: Any, web_server: We
     for event in events[: play.seq - 1]:
         state = evolve(state, event)
     legal = {(str(m.tile), m.end) for m in legal_moves(state, play.seat)}
-    positions = {_ends_after(state, t, e) for t, e in legal}  # one row per position reached
+    positions = {_position_after(state, t, e) for t, e in legal}  # one row per position reached
 
     page = context.new_page()
     errors = watch_errors(page)
@@ -119,7 +120,7 @@ def test_the_replay_viewer_ranks_the_movers_choices(context: Any, web_server: We
     assert advice["seq"] == play.seq and advice["seat"] == play.seat
     rows = [(m["tile"], m["end"]) for m in advice["moves"]]
     assert set(rows) <= legal
-    assert sorted(_ends_after(state, t, e) for t, e in rows) == sorted(positions)
+    assert sorted(_position_after(state, t, e) for t, e in rows) == sorted(positions)
     assert page.locator("#advisor .advice-list li").count() == len(positions)
     played = page.locator("#advisor li.played")
     assert played.count() == 1 and played.get_attribute("data-tile") == str(play.tile)
