@@ -137,6 +137,9 @@ class ServerConfig:
     asks_per_address_per_second: float = 10.0
     asks_per_address_burst: float = 40.0
     """`advise` and `odds` from all the connections of one address."""
+    commit_window: float = 0.0
+    """Seconds the store's writer waits after an append for others to share its commit
+    (storage/aio.py): at human pace, moves of many tables in one fsync."""
     send_buffer: int | None = 256 * 1024
     """The kernel's send buffer per connection (SO_SNDBUF; None: autotuned, up to 4 MiB
     on Linux, held for a reader that never reads)."""
@@ -252,7 +255,8 @@ class DominoServer:
         try:
             store = AsyncEventStore.open(self.config.db, key=key, exclusive=True,
                                          seal_unkeyed=created is not None,
-                                         on_loss=_tell_store_lost)
+                                         on_loss=_tell_store_lost,
+                                         commit_window=self.config.commit_window)
         except BaseException:
             if created is not None:
                 created.unlink(missing_ok=True)

@@ -14,6 +14,14 @@ other callers' still commit. Reads run on the default thread pool.
 Cancelling an `await append()` does not withdraw the append: once queued it is committed
 (or refused) like any other, the caller just stops waiting for the answer.
 
+At human pace moves arrive one per loop turn, and each would pay a whole commit of its own
+(its WAL write, its fsync, a writer wake-up and a loop wake-up): at 120 tables and 3 s of
+thought a commit cost 4.6x per move what it cost flat out, where ten moves share one. With
+`commit_window` > 0 the writer, woken by an append, waits up to that many seconds for more
+before it commits, so moves from many tables share a commit as they do flat out. The window
+costs each append at most that much latency and never changes what is written: it decides
+only how appends are grouped, never a result.
+
 While no append comes, the writer checks the store's files every `watch_interval` seconds
 (storage/file_watch.py), so a deleted WAL is noticed, and its pages saved, even on a quiet
 server.
@@ -25,6 +33,7 @@ import asyncio
 import contextlib
 import queue
 import threading
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,14 +70,21 @@ class _Request:
 _STOP = object()
 
 
+def _check_window(commit_window: float) -> None:
+    if not 0.0 <= commit_window <= 1.0:
+        raise ValueError(f"commit_window is 0 to 1 seconds, not {commit_window!r}")
+
+
 class AsyncEventStore:
     """Async facade over an EventStore; `open(url)` creates and owns one, `aclose()` closes it."""
 
     def __init__(
         self, store: EventStore, *, max_batch_events: int = 5000, own_store: bool = False,
-        watch_interval: float = 1.0,
+        watch_interval: float = 1.0, commit_window: float = 0.0,
     ) -> None:
+        _check_window(commit_window)
         self._store = store
+        self._commit_window = commit_window
         self._watch_interval = watch_interval
         self._own_store = own_store
         self._max_batch_events = max_batch_events
@@ -85,11 +101,13 @@ class AsyncEventStore:
 
     @classmethod
     def open(cls, url: str | Path, *, max_batch_events: int = 5000,
-             watch_interval: float = 1.0, **store_options: Any) -> AsyncEventStore:
+             watch_interval: float = 1.0, commit_window: float = 0.0,
+             **store_options: Any) -> AsyncEventStore:
         """Open (and own) an EventStore; `store_options` go to it (key, exclusive,
         on_loss, ...)."""
+        _check_window(commit_window)  # before the store is opened, so nothing is left open
         return cls(EventStore(url, **store_options), max_batch_events=max_batch_events,
-                   own_store=True, watch_interval=watch_interval)
+                   own_store=True, watch_interval=watch_interval, commit_window=commit_window)
 
     @property
     def store(self) -> EventStore:
@@ -197,19 +215,26 @@ class AsyncEventStore:
             if first is _STOP:
                 break
             assert isinstance(first, list)
-            batch, size = list(first), sum(request.size for request in first)
-            while size < self._max_batch_events:
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if item is _STOP:
-                    stopping = True
-                    break
-                assert isinstance(item, list)
-                batch.extend(item)
-                size += sum(request.size for request in item)
+            batch, stopping = self._gather(first)
             self._commit(batch)
+
+    def _gather(self, first: list[_Request]) -> tuple[list[_Request], bool]:
+        """`first` and whatever else is queued (up to max_batch_events), waiting up to the
+        commit window for more; and whether a stop came among them."""
+        batch, size = list(first), sum(request.size for request in first)
+        deadline = time.monotonic() + self._commit_window
+        while size < self._max_batch_events:
+            try:
+                left = deadline - time.monotonic()
+                item = self._queue.get(timeout=left) if left > 0 else self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is _STOP:
+                return batch, True
+            assert isinstance(item, list)
+            batch.extend(item)
+            size += sum(request.size for request in item)
+        return batch, False
 
     def _commit(self, batch: list[_Request]) -> None:
         units = [request.units() for request in batch]

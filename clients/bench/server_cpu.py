@@ -168,7 +168,7 @@ def paced_run(name: str, imported: str, step: dict) -> dict:
         "moves_per_s": step["moves_per_s"],
         "server_ms_per_move": step.get("server_cpu_ms_per_move") or 0.0,
         "children_ms_per_move": step.get("inference_cpu_ms_per_move") or 0.0,
-        "commits_per_move": 0.0,
+        "commits_per_move": step.get("commits_per_move") or 0.0,
         "by_thread_ms_per_move": {},
         "ack_p50_p99": [None, step["ack_p99_ms"]],
         "beliefs_p50_p99": [None, step["beliefs_p99_ms"]],

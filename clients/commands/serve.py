@@ -9,6 +9,9 @@ import webbrowser
 from clients.cli import CommandError
 from clients.store_option import add_db_option
 
+DEFAULT_COMMIT_WINDOW_MS = 0.0
+"""Chosen by measurement (docs/operations.md)."""
+
 
 def private_bus(mqtt: str, insecure: bool, role: str) -> None:
     """Refuse an open bus (no login, no key) unless --insecure-bus (server/feeds/plane.py)."""
@@ -93,6 +96,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--event-loop", default="auto", choices=["auto", "uvloop", "asyncio"],
                         help="the event loop: uvloop where installed (auto), or asyncio's "
                              "own (default: %(default)s)")
+    parser.add_argument("--commit-window-ms", type=float, default=DEFAULT_COMMIT_WINDOW_MS,
+                        metavar="MS",
+                        help="how long the store waits after a move for other tables' moves "
+                             "to share its commit (0: commit at once; default: %(default)s, "
+                             "measured in docs/operations.md)")
     parser.add_argument("--stage-clock", action="store_true",
                         help="count the event loop's CPU by stage of a move, for /healthz "
                              "and the load test (server/stages.py; ~2 us a clock read)")
@@ -126,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--mqtt needs a shared PostgreSQL store: --db postgresql://...")
     if args.mqtt:
         private_bus(args.mqtt, args.insecure_bus, "server")
+    if not 0 <= args.commit_window_ms <= 1000:
+        raise CommandError("--commit-window-ms must be 0 to 1000")
     if args.lease_seconds < 1:
         raise CommandError("--lease-seconds must be >= 1")
     processes = (DEFAULT_INFERENCE_PROCESSES if args.inference_processes is None
@@ -149,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
         lease_seconds=args.lease_seconds,
         partitions=args.partitions,
         inference_processes=processes,
+        commit_window=args.commit_window_ms / 1000,
         store_key_file=key_file,
         tables_per_connection=args.tables_per_connection,
         tables_per_address=args.tables_per_address,

@@ -118,6 +118,9 @@ async def run_paced(url: str, pace: float, *, start_tables: int = 10, ramp: floa
                 "server_rss_mb": round(server.get("rss_bytes", 0) / 2**20, 1),
                 "server_loop_lag_ms": server.get("loop_lag_ms"),
                 "server_commit_ms": server.get("commit_ms"),
+                "commits_per_move": round((server.get("commits", 0)
+                                           - server_at.get("commits", 0)) / moves, 3)
+                if moves else None,
                 "generator_loop_lag_p99_ms": round(percentile(merged.lags_ms, 99), 2),
                 "events": events,
                 "load_average": round(os.getloadavg()[0], 2),
