@@ -245,12 +245,13 @@ def run(args: argparse.Namespace) -> int:
             values[name] = out
     n = len(rows)
     reference, fast = names[0], names[1]
-    print(f"  {'tool':44} {'ns/ending by round':>24} {'ns/ending':>10} {'x ref':>7} "
+    print(f"  {'tool':44} {'ns/ending by round':>24} {'mean':>10} {'x ref':>7} "
           f"{'x numba':>8}")
     for name in names:
         per = [1e9 * t / n for t in cpu[name]]
         total = sum(cpu[name])
-        print(f"  {name:44} {' '.join(f'{p:7.1f}' for p in per):>24} {1e9 * total / n:>10.1f} "
+        mean = 1e9 * total / n / len(per)
+        print(f"  {name:44} {' '.join(f'{p:7.1f}' for p in per):>24} {mean:>10.1f} "
               f"{sum(cpu[reference]) / total:>6.1f}x {sum(cpu[fast]) / total:>7.2f}x")
     wrong = [i for i in range(n) if len({int(values[name][i]) for name in names}) > 1]
     print(f"  identical values: {n - len(wrong)} of {n} endings"
