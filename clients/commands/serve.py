@@ -9,7 +9,7 @@ import webbrowser
 from clients.cli import CommandError
 from clients.store_option import add_db_option
 
-DEFAULT_COMMIT_WINDOW_MS = 0.0
+DEFAULT_COMMIT_WINDOW_MS = 5.0
 """Chosen by measurement (docs/operations.md)."""
 
 

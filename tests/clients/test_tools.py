@@ -162,6 +162,8 @@ def test_a_match_id_with_the_side_record_mark_is_refused(stored, tmp_path, capsy
     ["selfplay", "--target", "0"],
     ["selfplay", "--matches", "0"],
     ["serve", "--port", "99999"],
+    ["serve", "--commit-window-ms", "-1"],
+    ["serve", "--commit-window-ms", "1001"],
 ])
 def test_out_of_range_numbers_are_refused(argv, tmp_path, capsys) -> None:
     code, _, err = run(capsys, *argv, "--db", str(tmp_path / "x.sqlite3"))

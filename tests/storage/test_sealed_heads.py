@@ -3,12 +3,15 @@ verify_chain with reason "seal", however carefully the plain chain was recompute
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 
 import pytest
 from sqlalchemy import text
 
 from storage import GENESIS_HASH, EventStore, StoreKeyError, canonical_json, link_hash
+from storage.keys import head_mac
 from tests.storage.conftest import events
 
 KEY = bytes(range(32))
@@ -67,3 +70,17 @@ def test_an_unsealed_store_is_sealed_only_by_a_new_key(url: str) -> None:
         assert store.sealed and store.verify_chain("old").ok
         store.append("old", 2, events(1))
         assert store.verify_chain("old").ok
+
+
+@pytest.mark.parametrize("key", [KEY, bytes(16), b"k" * 64, bytes(range(100))])
+def test_a_seal_is_hmac_sha256_of_the_head_whatever_the_key(key: bytes) -> None:
+    # the sealer keeps the keyed state to copy per seal: the MAC must stay the standard one,
+    # for every key length (shorter than a block, a block, longer: hashed first), and the
+    # same when asked again after other keys
+    heads = [("t:1", 1, GENESIS_HASH), ("tables/ü", 42, "ab" * 32), ("x", 10**9, "0" * 64)]
+    for _ in range(2):
+        for stream, seq, last in heads:
+            message = f"{stream}\n{seq}\n{last}".encode()
+            assert head_mac(key, stream, seq, last) == hmac.new(key, message,
+                                                                 hashlib.sha256).hexdigest()
+        head_mac(bytes(32), "other", 1, GENESIS_HASH)
