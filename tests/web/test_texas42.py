@@ -155,6 +155,9 @@ def test_a_person_asks_the_oracle_at_a_bid_and_for_a_play_then_sees_it_in_the_re
         const t = document.querySelector('#board .oracle-table');
         const seen = window.__tablesN;
         if (t && seen[seen.length - 1] !== t.dataset.n) seen.push(t.dataset.n);
+        // the first partial box as drawn, for its screenshot once the whole table is in
+        if (t && t.dataset.partial && !window.__partialBox)
+          window.__partialBox = t.closest('.t42-advice').innerHTML;
       }).observe(document.body, { subtree: true, childList: true }); }""")
     page.click("#board button.advise")
     # a give-up bound: the oracle solves 150 completions x 9 trumps, seconds of CPU in a
@@ -186,6 +189,7 @@ def test_a_person_asks_the_oracle_at_a_bid_and_for_a_play_then_sees_it_in_the_re
     assert "chance to make" in shown_words
     for internal in ("P_dd", "P_greedy", "E_max", "games.texas42", oracle["evaluator"]):
         assert internal not in shown_words, internal
+    _screenshot_the_partial_box(page)
 
     page.click("#board [data-bid='84']")
     page.wait_for_selector("#board button[data-trump]", timeout=30_000)
@@ -266,3 +270,18 @@ def test_a_person_bids_two_marks_and_plays_nello_with_the_partner_out(
     assert plays and all(e.seat != "N" for e in plays)
     assert any(e.type == "hand_ended" and e.trump == "nello" for e in events)
     assert errors == [], json.dumps(errors)
+
+
+def _screenshot_the_partial_box(page: Any) -> None:
+    """The advice box as the page drew it while the table was still growing ("So far: 25 of
+    150 deals solved"), put back in place for its screenshot, then the whole table again:
+    the partial box lasts a fraction of a second, too short to catch by waiting."""
+    final = page.inner_html("#board .t42-advice")
+    page.evaluate("() => { document.querySelector('#board .t42-advice').innerHTML = "
+                  "window.__partialBox; }")
+    words = page.inner_text("#board .t42-advice")
+    assert "So far:" in words and "of 150 deals solved" in words
+    assert page.locator("#board .oracle-table[data-partial]").count() == 1
+    screenshot(page, "texas42-oracle-partial", full_page=True)
+    page.evaluate("(html) => { document.querySelector('#board .t42-advice').innerHTML = html; }",
+                  final)
