@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from dataclasses import replace
 from typing import Any
 
 from games.advice import UNIFORM, advisor_of, flat, models_of, position_key
@@ -41,6 +42,10 @@ from storage import EventStore
 
 REPLAY_WAIT = 10.0
 """Seconds an admitted request waits for the replay pool's worker before 503 `busy`."""
+PROGRESS_WAIT = 0.5
+"""Seconds a request with `progress=1` waits for the answer before it is told 202
+`computing` with the answer as it stands (an advisor that streams: the page asks again and
+draws the table growing, as the live table's does)."""
 
 
 def _parse_seq(text: str | None) -> int:
@@ -75,15 +80,29 @@ class ReplayAdvisor:
         self.deadline = deadline
         self.memo = memo if memo is not None else AdviceMemo()
         self.kept = kept
+        self.partials: dict[ResultKey, dict[str, Any]] = {}
+        """The latest partial body of each computation under way (gone when it ends, so
+        bounded by the gate's computations at once)."""
 
     async def advice(self, match_id: str, seq_text: str | None,
-                     model_text: str | None = None, address: str = "-") -> bytes:
-        """The JSON body for the route (raises ReplayError for a refusal)."""
+                     model_text: str | None = None, address: str = "-",
+                     progress: bool = False) -> bytes:
+        """The JSON body for the route (raises ReplayError for a refusal). `progress`: wait
+        at most PROGRESS_WAIT, then answer 202 `computing` with the partial body so far."""
         seq = _parse_seq(seq_text)
         model = model_text or UNIFORM
         key = ResultKey("advice", match_id, seq, model)
-        return await gated(self.gate, self.results, key, address,
-                           lambda: self._compute(match_id, seq, model), self.deadline)
+        deadline = self.deadline
+        if progress:
+            deadline = PROGRESS_WAIT if deadline is None else min(deadline, PROGRESS_WAIT)
+        try:
+            return await gated(self.gate, self.results, key, address,
+                               lambda: self._compute(match_id, seq, model), deadline)
+        except ReplayError as refusal:
+            partial = self.partials.get(key)
+            if refusal.status != 202 or partial is None:
+                raise
+            raise replace(refusal, partial=partial) from None
 
     async def _compute(self, match_id: str, seq: int, model: str) -> Outcome:
         """The body, or a refusal that holds for good (returned); passing ones raised."""
@@ -127,23 +146,39 @@ class ReplayAdvisor:
             if payload is not None:
                 self.memo.keep((match_id, seq, seat, model), payload)
         if payload is None:
+            key = ResultKey("advice", match_id, seq, model)
+            hand = _hand_of(events, seq)
+
+            def grown(partial: dict[str, Any]) -> None:
+                self.partials[key] = json.loads(_body(
+                    match_id, seq, hand, seat, advisor.verdict(partial, move), partial,
+                    (time.monotonic() - started) * 1000.0, flat(advisor)))
+
             try:
                 payload = await strategy_processes.game_advice(
                     advisor, seen, seat, advice_seed(match_id, seq, model),
                     getattr(advisor, "replay_seconds", advisor.seconds),
-                    pool=strategy_processes.REPLAYS, wait=REPLAY_WAIT, model=model)
+                    pool=strategy_processes.REPLAYS, wait=REPLAY_WAIT, model=model,
+                    progress=grown)
             except strategy_processes.PoolBusy as busy:
                 raise ReplayError(503, "the advisor is busy: retry in a moment",
                                   code="busy") from busy
+            finally:
+                self.partials.pop(key, None)
             self.memo.keep((match_id, seq, seat, model), payload)
             if position is not None and self.kept is not None:
                 await self.kept.put(position, payload)
         elapsed = (time.monotonic() - started) * 1000.0
-        hand = getattr(move, "hand", None)
-        if hand is None:  # events without a hand number: the hands started before it
-            hand = sum(1 for e in events[:seq] if e.type == "hand_started")
-        return _body(match_id, seq, hand, seat, advisor.verdict(payload, move), payload,
-                     elapsed, flat(advisor))
+        return _body(match_id, seq, _hand_of(events, seq), seat, advisor.verdict(payload, move),
+                     payload, elapsed, flat(advisor))
+
+
+def _hand_of(events: list[Any], seq: int) -> int:
+    """The hand move `seq` is in: its own number, else the hands started before it."""
+    hand = getattr(events[seq - 1], "hand", None)
+    if hand is None:
+        hand = sum(1 for e in events[:seq] if e.type == "hand_started")
+    return int(hand)
 
 
 def _body(match_id: str, seq: int, hand: int, seat: str, verdict: dict[str, Any],

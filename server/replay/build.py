@@ -63,6 +63,8 @@ class ReplayError(Exception):
     seq: int | None = None
     code: str | None = None
     """A refusal's kind for clients to branch on (`rate_limited`, `busy`), as on /ws."""
+    partial: Json | None = None
+    """With 202 `computing`: the answer as it stands so far (an advisor that streams)."""
 
     def __str__(self) -> str:
         return self.message
@@ -71,6 +73,8 @@ class ReplayError(Exception):
         data: Json = {"error": self.message}
         if self.code is not None:
             data["code"] = self.code
+        if self.partial is not None:
+            data["partial"] = self.partial
         if self.line is not None:
             data["line"] = self.line
         if self.seq is not None:

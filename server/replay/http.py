@@ -109,7 +109,8 @@ async def handle_replay_http(
             if method != "GET":
                 raise ReplayError(405, "use GET")
             return _reply(200, await desk.advisor.advice(parts[1], query.get("seq"),
-                                                         query.get("model"), address))
+                                                         query.get("model"), address,
+                                                         progress=query.get("progress") == "1"))
         if len(parts) == 3 and parts[0] == "matches" and parts[2] == "verdicts":
             if method != "GET":
                 raise ReplayError(405, "use GET")

@@ -190,3 +190,37 @@ async def test_a_replay_is_advised_at_every_bid_the_trump_and_the_plays(
             await advisor.advice(match_id, str(dealt.seq))
         assert refused.value.status == 422
 
+
+
+async def test_a_replay_s_oracle_grows_while_asked_with_progress(tmp_path: Path) -> None:
+    # asked with progress, each request waits at most deadline (0 here) and is told 202
+    # `computing` with the table as it stands; the table grows (25, 50, ... completions)
+    # and the last answer is the whole one, the same as asked without progress
+    events = played_out(6)
+    match_id = events[0].match_id
+    with EventStore(tmp_path / "grows.sqlite3") as store:
+        save_match(store, events)
+        bid = next(e for e in events if e.type == "bid" and e.bid > 0)
+        advisor = ReplayAdvisor(store, deadline=0.0)
+        seen: list[int] = []
+        for _ in range(int(DEADLINE / 0.02)):
+            try:
+                final = json.loads(await advisor.advice(match_id, str(bid.seq), progress=True))
+                break
+            except ReplayError as computing:
+                assert computing.status == 202 and computing.code == "computing"
+                partial = computing.to_json().get("partial")
+                if partial is not None:
+                    oracle = partial["advice"]["oracle"]
+                    assert partial["advice"]["partial"] is True and partial["seq"] == bid.seq
+                    assert partial["played"] == {"kind": "bid", "bid": bid.bid}
+                    if not seen or seen[-1] != oracle["N"]:
+                        seen.append(oracle["N"])
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError("the oracle never finished")
+        assert seen and seen == sorted(set(seen)) and seen[-1] < final["advice"]["oracle"]["N"]
+        assert final["advice"]["oracle"]["N"] >= 150 and not final["advice"].get("partial")
+        assert not advisor.partials  # nothing left once the computation ended
+        again = json.loads(await ReplayAdvisor(store).advice(match_id, str(bid.seq)))
+        assert again["advice"]["oracle"]["cells"] == final["advice"]["oracle"]["cells"]

@@ -11,6 +11,7 @@ suit and the count per team; South's frames never carry another hand; no page er
 from __future__ import annotations
 
 import json
+import urllib.request
 from typing import Any
 
 import pytest
@@ -230,6 +231,7 @@ def test_a_person_asks_the_oracle_at_a_bid_and_for_a_play_then_sees_it_in_the_re
     assert replayed["N"] >= 150 and replayed["cells"] == oracle["cells"]
     assert page.locator("#advisor td.cell.played").count() == 1
     screenshot(page, "texas42-replay-oracle")
+    _a_bid_never_advised_grows_in_the_replay(page, web_server, table_id)
     # a replay's advice answers 503 "busy" while its pool is full, and the page asks again:
     # the browser logs each such answer, which is not the page's error
     assert [e for e in errors if "status of 503" not in e] == [], json.dumps(errors)
@@ -285,3 +287,30 @@ def _screenshot_the_partial_box(page: Any) -> None:
     screenshot(page, "texas42-oracle-partial", full_page=True)
     page.evaluate("(html) => { document.querySelector('#board .t42-advice').innerHTML = html; }",
                   final)
+
+
+def _a_bid_never_advised_grows_in_the_replay(page: Any, web_server: WebServer,
+                                             table_id: str) -> None:
+    """West's first bid was never advised at the table, so the replay computes its oracle:
+    asked with progress, the page draws the table as it grows (N = 25, 50, ...), then the
+    whole one at N = 150, the same as the route's answer without progress."""
+    bid = next(e for e in stored(web_server, table_id) if e.type == "bid" and e.seat == "W")
+    page.evaluate("""(seq) => { window.__replayN = [];
+      new MutationObserver(() => {
+        const t = document.querySelector(`#advisor[data-seq="${seq}"] .oracle-table`);
+        const seen = window.__replayN;
+        if (t && seen[seen.length - 1] !== t.dataset.n) seen.push(t.dataset.n);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true }); }""",
+                  bid.seq)
+    words = "W passes" if bid.bid == 0 else f"W bids {bid.bid}"
+    page.locator("#moves .mv[data-step]", has_text=words).first.click()
+    # a give-up bound: the replay pool may be busy with the match's verdicts first
+    page.wait_for_selector(f"#advisor[data-seq='{bid.seq}'] .oracle-table:not([data-partial])",
+                           timeout=180_000)
+    drawn = [int(n) for n in page.evaluate("window.__replayN")]
+    assert drawn[-1] == 150 and len(drawn) >= 2 and drawn == sorted(set(drawn)), drawn
+    body = app(page, "a.advice")
+    assert body["seq"] == bid.seq and body["seat"] == "W" and body["advice"]["oracle"]["N"] >= 150
+    whole = json.loads(urllib.request.urlopen(
+        f"{web_server.base}/api/matches/{table_id}/advice?seq={bid.seq}", timeout=60).read())
+    assert whole["advice"]["oracle"]["cells"] == body["advice"]["oracle"]["cells"]

@@ -18,9 +18,10 @@ const optionsHtml = (list, chosen) =>
 let upload = null; // {text, name}: the last uploaded log, kept for perspective changes
 
 // An Error carrying the HTTP status (403: a seat's perspective of a match still in play).
-function failure(message, status) {
+function failure(message, status, partial = null) {
   const err = new Error(message);
   err.status = status;
+  err.partial = partial; // 202 `computing` asked with progress: the answer as it stands
   return err;
 }
 
@@ -33,7 +34,7 @@ async function getJson(url, init) {
   const data = await r.json();
   if (!r.ok || r.status === 202) { // 202: accepted, still computing; ask again
     const where = data.line ? ` (line ${data.line})` : data.seq ? ` (seq ${data.seq})` : "";
-    throw failure(`${data.error}${where}`, r.status);
+    throw failure(`${data.error}${where}`, r.status, r.status === 202 ? data.partial || null : null);
   }
   return data;
 }
@@ -243,15 +244,18 @@ export function replayView(root, params) {
     const key = adviceKey(seq, model);
     const asked = model === "uniform" ? "" : `&model=${encodeURIComponent(model)}`;
     try {
-      const r = await getJson(`/api/matches/${encodeURIComponent(id)}/advice?seq=${seq}${asked}`);
+      // progress=1: while it is computed, the server answers 202 within half a second with
+      // the answer so far (Texas 42's oracle table as N grows), drawn until the whole one comes
+      const r = await getJson(`/api/matches/${encodeURIComponent(id)}/advice?seq=${seq}${asked}&progress=1`);
       adviceCache.set(key, r);
       if (model === "uniform") showVerdict(seq);
       if (!disposed && adviceWanted === key) renderAdvisor(r);
     } catch (err) {
       if (disposed || adviceWanted !== key) return;
+      if (err.status === 202 && err.partial) renderAdvisor(err.partial);
       // 202: under way on the server (bounded there), so wait for it; a refusal: a few tries
       if (err.status === 202 || ((err.status === 503 || err.status === 429) && tries < 5)) {
-        adviceTimer = setTimeout(() => fetchAdvice(seq, model, tries + 1), 1000);
+        adviceTimer = setTimeout(() => fetchAdvice(seq, model, tries + 1), err.status === 202 ? 500 : 1000);
       } else advisorNote(`<span class="error">Advisor: ${esc(err.message)}</span>`);
     }
   }
