@@ -17,6 +17,8 @@ BENCHMARKS = {
     "solver42": ("clients.bench.texas42", "the same as texas42 (its former name)"),
     "texas42-calibration": ("clients.bench.texas42_calibration", "Texas 42: the oracle's "
                             "evaluators against PIMC play-outs of the same completions"),
+    "kernel-tools": ("clients.bench.kernel_tools", "numba against Cython on the Texas 42 "
+                     "kernel's last two tricks (needs the dev extra and a C compiler)"),
 }
 """Target -> (module with `add_arguments(parser)` and `run(args) -> int`, one-line help)."""
 
