@@ -1,5 +1,5 @@
 """The compiled perfect-information solver of 42 (numba): the same game tree, values and
-greedy policy as the pure-Python reference (`games.texas42.solver`), 80-100x faster per
+greedy policy as the pure-Python reference (`games.texas42.solver`), 60-90x faster per
 whole-hand solve on a shared machine (docs/games/texas42.md has the figures).
 
 Why a compiled kernel: the bidding oracle solves every completion once per trump (150 x 9
@@ -19,10 +19,8 @@ policy of `games.texas42.greedy` at every turn instead of searching.
 The first tricks are searched on an explicit stack of frames (`_search`); a position with
 four or three tricks left, both teams searching, in nested loops (`_four_tricks`,
 `_three_tricks`: the same window, move order, table and plays counted), two tricks by
-minimax (`_two_left`). A leader tries the table's best lead, then the leads that cut off most
-often in this search (`history`: per search, kept over MTD(f)'s passes; each cut-off adds
-the square of the tricks left), then the reference's order: 18% fewer plays per whole deal.
-`evaluate_deal`: the bidding oracle's figures for one deal, every trump, in one call.
+minimax (`_two_left`). `evaluate_deal`: the bidding oracle's figures for one deal, every
+trump, in one call.
 """
 
 from __future__ import annotations
@@ -566,10 +564,9 @@ def _keep(maximising: bool, value: int, best: int, al: int, be: int) -> tuple[in
 
 @njit(cache=True, inline="always")
 def _leads(hand: int, left: int, first: int, trump: int, buf: np.ndarray, at: int,
-           keys: np.ndarray, history: np.ndarray) -> int:
-    """A leader's dominoes into buf[at:]: the table's best lead first, then by the history of
-    cut-offs (history[tile]: the squares of the tricks left at each cut-off it made), then
-    strongest first (one per run of equivalent trumps; `left`: every domino still held)."""
+           keys: np.ndarray) -> int:
+    """A leader's dominoes into buf[at:]: the table's best lead first, then strongest first
+    (one per run of equivalent trumps; `left`: every domino still held)."""
     if _popcount(hand & TRUMP_MASK[trump]) > 1:
         hand = _one_per_trump_run(hand, left, trump)
     count = 0
@@ -577,13 +574,7 @@ def _leads(hand: int, left: int, first: int, trump: int, buf: np.ndarray, at: in
         buf[at] = first
         hand ^= 1 << first
         count = 1
-    placed = 0
-    while hand:
-        tile = _low_bit(hand)
-        hand &= hand - 1
-        _insert(buf, at + count, placed, keys, tile, LEAD_RANK[trump, tile] - 32 * history[tile])
-        placed += 1
-    return count + placed
+    return count + _ordered(hand, BY_LEAD, trump, 0, buf, at + count, keys)
 
 
 @njit(cache=True, inline="always")
@@ -619,7 +610,7 @@ def _follows(hand: int, f: int, in_play: int, holds: bool, last: bool, trump: in
 @njit(cache=True)
 def _three_tricks(hands: np.ndarray, leader: int, alpha: int, beta: int, first: int,
                   trump: int, table: np.ndarray, gen: int, stats: np.ndarray,
-                  buf: np.ndarray, keys: np.ndarray, history: np.ndarray) -> tuple[int, int]:
+                  buf: np.ndarray, keys: np.ndarray) -> tuple[int, int]:
     """NS points of the last three tricks, fail-soft within (alpha, beta), and the best lead:
     the search of `_search` for the first of them in four nested loops (the same move order;
     no stack of frames), each of its endings solved by `_child_two`. Every play counts as a
@@ -628,7 +619,7 @@ def _three_tricks(hands: np.ndarray, leader: int, alpha: int, beta: int, first: 
     x2, x3 = hands[(leader + 2) % 4], hands[(leader + 3) % 4]
     m0 = leader % 2 == 0  # the leader's team maximises
     left = x0 | x1 | x2 | x3
-    count0 = _leads(x0, left, first, trump, buf, 0, keys, history)
+    count0 = _leads(x0, left, first, trump, buf, 0, keys)
     best0, best_tile, al0, be0 = (-1 if m0 else 99), -1, alpha, beta
     for i0 in range(count0):
         a = buf[i0]
@@ -674,7 +665,6 @@ def _three_tricks(hands: np.ndarray, leader: int, alpha: int, beta: int, first: 
             best_tile = a
         best0, al0, be0 = _keep(m0, best1, best0, al0, be0)
         if al0 >= be0:
-            history[a] += 9
             break
     return best0, best_tile
 
@@ -682,8 +672,7 @@ def _three_tricks(hands: np.ndarray, leader: int, alpha: int, beta: int, first: 
 @njit(cache=True, inline="always")
 def _child_three(r0: int, r1: int, r2: int, r3: int, win: int, leader: int, alpha: int,
                  beta: int, trump: int, table: np.ndarray, gen: int, stats: np.ndarray,
-                 buf: np.ndarray, keys: np.ndarray, held: np.ndarray, history: np.ndarray
-                 ) -> int:
+                 buf: np.ndarray, keys: np.ndarray, held: np.ndarray) -> int:
     """The value, fail-soft within (alpha, beta), of the three tricks left after the first of
     four (r0..r3: the masks of the seats from the four-trick leader, `win` the seat that took
     it, counted from it): `_search`'s trick boundary (every point left, the table, the known
@@ -712,8 +701,7 @@ def _child_three(r0: int, r1: int, r2: int, r3: int, win: int, leader: int, alph
     if high <= alpha:
         return high
     a, b = max(alpha, low), min(beta, high)
-    value, tile = _three_tricks(held, seat, a, b, first, trump, table, gen, stats, buf, keys,
-                                history)
+    value, tile = _three_tricks(held, seat, a, b, first, trump, table, gen, stats, buf, keys)
     if value <= a:
         high = value
     elif value >= b:
@@ -727,15 +715,14 @@ def _child_three(r0: int, r1: int, r2: int, r3: int, win: int, leader: int, alph
 @njit(cache=True)
 def _four_tricks(hands: np.ndarray, leader: int, alpha: int, beta: int, first: int,
                  trump: int, table: np.ndarray, gen: int, stats: np.ndarray,
-                 buf: np.ndarray, keys: np.ndarray, held: np.ndarray, history: np.ndarray
-                 ) -> tuple[int, int]:
+                 buf: np.ndarray, keys: np.ndarray, held: np.ndarray) -> tuple[int, int]:
     """`_three_tricks` one trick higher: the first of the last four tricks in nested loops,
     each ending a three-trick position (`_child_three`). Uses buf[16:32]."""
     x0, x1 = hands[leader], hands[(leader + 1) % 4]
     x2, x3 = hands[(leader + 2) % 4], hands[(leader + 3) % 4]
     m0 = leader % 2 == 0
     left = x0 | x1 | x2 | x3
-    count0 = _leads(x0, left, first, trump, buf, 16, keys, history)
+    count0 = _leads(x0, left, first, trump, buf, 16, keys)
     best0, best_tile, al0, be0 = (-1 if m0 else 99), -1, alpha, beta
     for i0 in range(count0):
         a = buf[16 + i0]
@@ -767,8 +754,7 @@ def _four_tricks(hands: np.ndarray, leader: int, alpha: int, beta: int, first: i
                     ns = gained + POINTS[d] if (leader + w3) % 2 == 0 else 0
                     value = ns + _child_three(x0 ^ (1 << a), x1 ^ (1 << b), x2 ^ (1 << c),
                                               x3 ^ (1 << d), w3, leader, al3 - ns, be3 - ns,
-                                              trump, table, gen, stats, buf, keys, held,
-                                              history)
+                                              trump, table, gen, stats, buf, keys, held)
                     best3, al3, be3 = _keep(not m0, value, best3, al3, be3)
                     if al3 >= be3:
                         break
@@ -782,7 +768,6 @@ def _four_tricks(hands: np.ndarray, leader: int, alpha: int, beta: int, first: i
             best_tile = a
         best0, al0, be0 = _keep(m0, best1, best0, al0, be0)
         if al0 >= be0:
-            history[a] += 16
             break
     return best0, best_tile
 
@@ -790,10 +775,9 @@ def _four_tricks(hands: np.ndarray, leader: int, alpha: int, beta: int, first: i
 @njit(cache=True)
 def _search(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int, alpha0: int,
             beta0: int, trump: int, fixed: int, stats: np.ndarray, table: np.ndarray,
-            gen: int, history: np.ndarray) -> int:
+            gen: int) -> int:
     """NS points from here, fail-soft alpha-beta within (alpha0, beta0), the trick in
-    progress being the first n0 dominoes of `first_trick`, led by leader0. `history`: the
-    leads' cut-offs so far (28 zeros for a new search; `_mtdf` keeps one over its passes).
+    progress being the first n0 dominoes of `first_trick`, led by leader0.
 
     An explicit stack instead of recursion (numba caches no recursive function, and a call
     per play costs more than a frame in arrays). Values are absolute: `base` is what NS took
@@ -815,8 +799,7 @@ def _search(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int, a
     value = _search_in(_borrowed(hands), _borrowed(first_trick), n0, leader0, alpha0, beta0,
                        trump, fixed, _borrowed(stats), _borrowed(table), gen, f[0], f[1], f[2],
                        f[3], f[4], f[5], f[6], f_list, f[7], f[8], f[9], f[10], f[11], f[12],
-                       f[13], f[14], f[15], f[16], f[17], f[18], tricks, keys, scratch, held,
-                       _borrowed(history))
+                       f[13], f[14], f[15], f[16], f[17], f[18], tricks, keys, scratch, held)
     frames[0] = value
     return frames[0]
 
@@ -829,8 +812,8 @@ def _search_in(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int
                f_count: np.ndarray, f_k: np.ndarray, f_tile: np.ndarray, f_key: np.ndarray,
                f_low: np.ndarray, f_high: np.ndarray, f_a: np.ndarray, f_b: np.ndarray,
                f_top: np.ndarray, f_winner: np.ndarray, f_gained: np.ndarray, f_trick: np.ndarray,
-               tricks: np.ndarray, keys: np.ndarray, scratch: np.ndarray, held: np.ndarray,
-               history: np.ndarray) -> int:
+               tricks: np.ndarray, keys: np.ndarray, scratch: np.ndarray, held: np.ndarray
+               ) -> int:
     """`_search`'s loop on the frames it allocated, every array `_borrowed` (numba counts no
     references to them)."""
     for k in range(n0):
@@ -896,11 +879,11 @@ def _search_in(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int
                             if in_hand == 3:
                                 relative, tile = _three_tricks(hands, leader, a, b, first,
                                                                trump, table, gen, stats,
-                                                               scratch, keys, history)
+                                                               scratch, keys)
                             else:
                                 relative, tile = _four_tricks(hands, leader, a, b, first,
                                                               trump, table, gen, stats,
-                                                              scratch, keys, held, history)
+                                                              scratch, keys, held)
                             if relative <= a:
                                 high = relative
                             elif relative >= b:
@@ -927,14 +910,8 @@ def _search_in(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int
                                 f_list[8 * sp] = first
                                 moves ^= 1 << first
                                 count = 1
-                            rest, placed = moves, 0
-                            while rest:  # the leads that cut most often first, then by rank
-                                tile = _low_bit(rest)
-                                rest &= rest - 1
-                                _insert(f_list, 8 * sp + count, placed, keys, tile,
-                                        LEAD_RANK[trump, tile] - 32 * history[tile])
-                                placed += 1
-                            f_count[sp] = count + placed
+                            f_count[sp] = count + _ordered(moves, BY_LEAD, trump, 0,
+                                                           f_list, 8 * sp + count, keys)
                             f_k[sp] = 0
             else:
                 suit = LEAD[trump, tricks[at]]
@@ -1007,9 +984,6 @@ def _search_in(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int
                 # --- the node at sp is done ---------------------------------------------
                 value = f_best[sp]
                 if n == 0:
-                    if f_alpha[sp] >= f_beta[sp] and f_best_tile[sp] >= 0:
-                        left_in = _popcount(hands[leader])
-                        history[f_best_tile[sp]] += left_in * left_in
                     relative = value - f_base[sp]
                     low, high = f_low[sp], f_high[sp]
                     if relative <= f_a[sp]:
@@ -1053,11 +1027,10 @@ def _mtdf(hands: np.ndarray, leader: int, guess: int, low: int, high: int, trump
     """FastSolver.mtdf inside the kernel: null-window searches from `guess` until the bounds
     meet (no call back to Python between them)."""
     guess = min(max(guess, low), high)
-    history = np.zeros(28, np.int64)
     while low < high:
         beta = max(guess, low + 1)
         value = _search(hands, trick, 0, leader, beta - 1, beta, trump, fixed, stats, table,
-                        gen, history)
+                        gen)
         if stats[ABORTED]:
             return 0
         if value < beta:
@@ -1084,7 +1057,7 @@ def _evaluate(hands: np.ndarray, leader: int, trumps: np.ndarray, lead_masks: np
     for k in range(trumps.shape[0]):
         trump = trumps[k]
         ns_floor = _search(hands, trick, 0, leader, -1, 43, trump, leader % 2, stats, table,
-                           gens[2 * k], np.zeros(28, np.int64))
+                           gens[2 * k])
         gen = gens[2 * k + 1]
         if ours:
             ns = _mtdf(hands, leader, ns_floor + gaps[k], ns_floor, 42, trump, NO_TEAM, stats,
@@ -1101,7 +1074,7 @@ def _evaluate(hands: np.ndarray, leader: int, trumps: np.ndarray, lead_masks: np
             hands[leader] ^= 1 << tile
             trick[0] = tile
             if _search(hands, trick, 1, leader, lo, hi, trump, NO_TEAM, stats, table,
-                       gen, np.zeros(28, np.int64)) == ns:
+                       gen) == ns:
                 leads |= 1 << tile
             hands[leader] ^= 1 << tile
         out[k, 0] = ns_floor if ours else 42 - ns_floor
@@ -1152,8 +1125,7 @@ class FastSolver:
         for k, (_, tile) in enumerate(trick):
             played[k] = tile
         value = _search(held, played, len(trick), leader, alpha, beta, self.trump,
-                        self.fixed_team, self.stats, _TABLE, self.gen,
-                        np.zeros(28, np.int64))
+                        self.fixed_team, self.stats, _TABLE, self.gen)
         if self.stats[ABORTED]:
             raise OutOfNodes(self.nodes)
         return int(value)
