@@ -1,5 +1,5 @@
 """The compiled perfect-information solver of 42 (numba): the same game tree, values and
-greedy policy as the pure-Python reference (`games.texas42.solver`), 60-90x faster per
+greedy policy as the pure-Python reference (`games.texas42.solver`), 60-100x faster per
 whole-hand solve on a shared machine (docs/games/texas42.md has the figures).
 
 Why a compiled kernel: the bidding oracle solves every completion once per trump (150 x 9
@@ -19,8 +19,11 @@ policy of `games.texas42.greedy` at every turn instead of searching.
 The first tricks are searched on an explicit stack of frames (`_search`); a position with
 four or three tricks left, both teams searching, in nested loops (`_four_tricks`,
 `_three_tricks`: the same window, move order, table and plays counted), two tricks by
-minimax (`_two_left`). `evaluate_deal`: the bidding oracle's figures for one deal, every
-trump, in one call.
+minimax (`_two_left`). In the stack search a leader tries the table's best lead, then the
+leads that cut off most often in this search (`history`: per search, kept over MTD(f)'s
+passes; each cut-off adds the square of the tricks left), then the reference's order; the
+nested loops keep the reference's order (the history there cost more time than it saved).
+`evaluate_deal`: the bidding oracle's figures for one deal, every trump, in one call.
 """
 
 from __future__ import annotations
@@ -775,9 +778,11 @@ def _four_tricks(hands: np.ndarray, leader: int, alpha: int, beta: int, first: i
 @njit(cache=True)
 def _search(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int, alpha0: int,
             beta0: int, trump: int, fixed: int, stats: np.ndarray, table: np.ndarray,
-            gen: int) -> int:
+            gen: int, history: np.ndarray) -> int:
     """NS points from here, fail-soft alpha-beta within (alpha0, beta0), the trick in
-    progress being the first n0 dominoes of `first_trick`, led by leader0.
+    progress being the first n0 dominoes of `first_trick`, led by leader0. `history`: the
+    leads' cut-offs in this search's stack so far (28 zeros for a new search; `_mtdf` keeps
+    one over its passes).
 
     An explicit stack instead of recursion (numba caches no recursive function, and a call
     per play costs more than a frame in arrays). Values are absolute: `base` is what NS took
@@ -799,7 +804,8 @@ def _search(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int, a
     value = _search_in(_borrowed(hands), _borrowed(first_trick), n0, leader0, alpha0, beta0,
                        trump, fixed, _borrowed(stats), _borrowed(table), gen, f[0], f[1], f[2],
                        f[3], f[4], f[5], f[6], f_list, f[7], f[8], f[9], f[10], f[11], f[12],
-                       f[13], f[14], f[15], f[16], f[17], f[18], tricks, keys, scratch, held)
+                       f[13], f[14], f[15], f[16], f[17], f[18], tricks, keys, scratch, held,
+                       _borrowed(history))
     frames[0] = value
     return frames[0]
 
@@ -812,8 +818,8 @@ def _search_in(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int
                f_count: np.ndarray, f_k: np.ndarray, f_tile: np.ndarray, f_key: np.ndarray,
                f_low: np.ndarray, f_high: np.ndarray, f_a: np.ndarray, f_b: np.ndarray,
                f_top: np.ndarray, f_winner: np.ndarray, f_gained: np.ndarray, f_trick: np.ndarray,
-               tricks: np.ndarray, keys: np.ndarray, scratch: np.ndarray, held: np.ndarray
-               ) -> int:
+               tricks: np.ndarray, keys: np.ndarray, scratch: np.ndarray, held: np.ndarray,
+               history: np.ndarray) -> int:
     """`_search`'s loop on the frames it allocated, every array `_borrowed` (numba counts no
     references to them)."""
     for k in range(n0):
@@ -910,8 +916,14 @@ def _search_in(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int
                                 f_list[8 * sp] = first
                                 moves ^= 1 << first
                                 count = 1
-                            f_count[sp] = count + _ordered(moves, BY_LEAD, trump, 0,
-                                                           f_list, 8 * sp + count, keys)
+                            rest, placed = moves, 0
+                            while rest:  # the leads that cut most often first, then by rank
+                                tile = _low_bit(rest)
+                                rest &= rest - 1
+                                _insert(f_list, 8 * sp + count, placed, keys, tile,
+                                        LEAD_RANK[trump, tile] - 32 * history[tile])
+                                placed += 1
+                            f_count[sp] = count + placed
                             f_k[sp] = 0
             else:
                 suit = LEAD[trump, tricks[at]]
@@ -984,6 +996,9 @@ def _search_in(hands: np.ndarray, first_trick: np.ndarray, n0: int, leader0: int
                 # --- the node at sp is done ---------------------------------------------
                 value = f_best[sp]
                 if n == 0:
+                    if f_alpha[sp] >= f_beta[sp] and f_best_tile[sp] >= 0:
+                        left_in = _popcount(hands[leader])
+                        history[f_best_tile[sp]] += left_in * left_in
                     relative = value - f_base[sp]
                     low, high = f_low[sp], f_high[sp]
                     if relative <= f_a[sp]:
@@ -1027,10 +1042,11 @@ def _mtdf(hands: np.ndarray, leader: int, guess: int, low: int, high: int, trump
     """FastSolver.mtdf inside the kernel: null-window searches from `guess` until the bounds
     meet (no call back to Python between them)."""
     guess = min(max(guess, low), high)
+    history = np.zeros(28, np.int64)
     while low < high:
         beta = max(guess, low + 1)
         value = _search(hands, trick, 0, leader, beta - 1, beta, trump, fixed, stats, table,
-                        gen)
+                        gen, history)
         if stats[ABORTED]:
             return 0
         if value < beta:
@@ -1057,7 +1073,7 @@ def _evaluate(hands: np.ndarray, leader: int, trumps: np.ndarray, lead_masks: np
     for k in range(trumps.shape[0]):
         trump = trumps[k]
         ns_floor = _search(hands, trick, 0, leader, -1, 43, trump, leader % 2, stats, table,
-                           gens[2 * k])
+                           gens[2 * k], np.zeros(28, np.int64))
         gen = gens[2 * k + 1]
         if ours:
             ns = _mtdf(hands, leader, ns_floor + gaps[k], ns_floor, 42, trump, NO_TEAM, stats,
@@ -1074,7 +1090,7 @@ def _evaluate(hands: np.ndarray, leader: int, trumps: np.ndarray, lead_masks: np
             hands[leader] ^= 1 << tile
             trick[0] = tile
             if _search(hands, trick, 1, leader, lo, hi, trump, NO_TEAM, stats, table,
-                       gen) == ns:
+                       gen, np.zeros(28, np.int64)) == ns:
                 leads |= 1 << tile
             hands[leader] ^= 1 << tile
         out[k, 0] = ns_floor if ours else 42 - ns_floor
@@ -1125,7 +1141,8 @@ class FastSolver:
         for k, (_, tile) in enumerate(trick):
             played[k] = tile
         value = _search(held, played, len(trick), leader, alpha, beta, self.trump,
-                        self.fixed_team, self.stats, _TABLE, self.gen)
+                        self.fixed_team, self.stats, _TABLE, self.gen,
+                        np.zeros(28, np.int64))
         if self.stats[ABORTED]:
             raise OutOfNodes(self.nodes)
         return int(value)
