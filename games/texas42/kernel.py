@@ -625,6 +625,10 @@ def _three_tricks(hands: np.ndarray, leader: int, alpha: int, beta: int, first: 
     x2, x3 = hands[(leader + 2) % 4], hands[(leader + 3) % 4]
     m0 = leader % 2 == 0  # the leader's team maximises
     left = x0 | x1 | x2 | x3
+    total = 3
+    for k in range(COUNT_TILES.shape[0]):
+        if (left >> COUNT_TILES[k]) & 1:
+            total += POINTS[COUNT_TILES[k]]
     count0 = _leads(x0, left, first, trump, buf, 0, keys)
     best0, best_tile, al0, be0 = (-1 if m0 else 99), -1, alpha, beta
     for i0 in range(count0):
@@ -654,10 +658,16 @@ def _three_tricks(hands: np.ndarray, leader: int, alpha: int, beta: int, first: 
                     d = buf[12 + i3]
                     stats[NODES] += 1
                     w3 = 3 if POWER[trump, suit, d] > t2 else w2
-                    ns = gained + POINTS[d] if (leader + w3) % 2 == 0 else 0
-                    value = ns + _child_two(x0 ^ (1 << a), x1 ^ (1 << b), x2 ^ (1 << c),
-                                            x3 ^ (1 << d), w3, leader, trump, table, gen,
-                                            stats)
+                    won = gained + POINTS[d]
+                    ns = won if (leader + w3) % 2 == 0 else 0
+                    if ns >= be3:  # the two tricks left cannot bring it back into the window
+                        value = ns
+                    elif ns + total - won <= al3:
+                        value = ns + total - won
+                    else:
+                        value = ns + _child_two(x0 ^ (1 << a), x1 ^ (1 << b), x2 ^ (1 << c),
+                                                x3 ^ (1 << d), w3, leader, trump, table, gen,
+                                                stats)
                     best3, al3, be3 = _keep(not m0, value, best3, al3, be3)
                     if al3 >= be3:
                         break
