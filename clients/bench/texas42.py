@@ -4,20 +4,21 @@ deals in one run, and the bidding oracle at N = 150 for every trump.
 
 Seeded random whole deals, a random trump each (follow-me included), a random leader. Each
 deal is solved from scratch by the reference (games.texas42.solver, full window) and by the
-compiled kernel (games.texas42.kernel: the same full window, and MTD(f) null windows from a
-first guess of 21), the solvers taking turns deal by deal; every value must be identical (a
-mismatch is printed and the command fails). `--against REV`: games/texas42/kernel.py as it
-was at REV (read with `git show`, compiled once into a cache beside a copy of it in the
-temporary directory) solves the same deals the same two ways, and the oracle's work on the
-first hand is timed with it too (`compare_oracle`: today's oracle loop against that kernel
-doing the work as the oracle did then, every figure and stability flag compared). Times
-are CPU time of this thread (a shared machine changes them less than wall time); the ratios
-are what compare, all measured side by side. The kernels are compiled (or loaded from their
-cache) before timing.
-`--oracle H`: the bidding oracle (games.texas42.oracle) for H seeded hands at N = 150, all
-nine trumps, with and without the opening-lead stability test, CPU seconds per hand;
-`--audit C` adds the adversarial audit (games.texas42.audit) of each hand's chosen trump at a
-bid of 30. Times are printed, never asserted.
+compiled kernel (games.texas42.kernel: the same full window, and `mtdf` from a first guess of
+21: MTD(f)'s null windows in kernels before 76265a4, a null window and then one search within
+the bounds it left since), the solvers taking turns deal by deal; every value must be
+identical (a mismatch is printed and the command fails). `--against REV`:
+games/texas42/kernel.py as it was at REV (read with `git show`, compiled once into a cache
+beside a copy of it in the temporary directory) solves the same deals the same two ways, and
+the oracle's work on the first hand is timed with it too (`compare_oracle`: today's oracle
+loop against that kernel doing the work as the oracle did then, every figure and stability
+flag compared). Times are CPU time of this thread (a shared machine changes them less than
+wall time); the ratios are what compare, all measured side by side. The kernels are compiled
+(or loaded from their cache) before timing. `--oracle H`: the bidding oracle
+(games.texas42.oracle) for H seeded hands at N = 150, all nine trumps, with and without the
+opening-lead stability test, CPU seconds per hand; `--audit C` adds the adversarial audit
+(games.texas42.audit) of each hand's chosen trump at a bid of 30. Times are printed, never
+asserted.
 """
 
 from __future__ import annotations
@@ -148,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
           f"nine, random leader); load average {os.getloadavg()[0]:.1f}; CPU time")
     names = ["reference (pure Python, full window)"]
     for name in kernels:
-        names += [f"{name} (numba, full window)", f"{name} (numba, MTD(f) from 21)"]
+        names += [f"{name} (numba, full window)", f"{name} (numba, mtdf from 21)"]
     cpu = dict.fromkeys(names, 0.0)
     nodes = dict.fromkeys(names, 0)
     values: dict[str, list[int]] = {name: [] for name in names}
