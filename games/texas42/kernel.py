@@ -1,5 +1,5 @@
 """The compiled perfect-information solver of 42 (numba): the same game tree, values and
-greedy policy as the pure-Python reference (`games.texas42.solver`), 60-100x faster per
+greedy policy as the pure-Python reference (`games.texas42.solver`), 97-117x faster per
 whole-hand solve on a shared machine (docs/games/texas42.md has the figures).
 
 Why a compiled kernel: the bidding oracle solves every completion once per trump (150 x 9
