@@ -7,8 +7,7 @@ import { moveSender } from "../move_sender.js";
 import { adviceHtml } from "./advice.js";
 import { renderBoard, tileSvg } from "./board.js";
 import { bidWords, describe } from "./describe.js";
-import { getItem, setItem } from "../../store.js";
-import { BID_MODEL, renderOracle } from "./overlay.js";
+import { BIDS_LAYER, renderOracle } from "./overlay.js";
 import { trumpWords } from "./words.js";
 
 export function liveTable(ctx) {
@@ -80,64 +79,21 @@ export function liveTable(ctx) {
   }
 
   // The layer shown: the exact belief, or the bid-aware estimate asked for once per belief seq.
-  const layer = { model: getItem("domino-oracle:t42-model") === BID_MODEL ? BID_MODEL : "uniform",
-    odds: null, pending: false, error: "", askedSeq: -1, retries: 0, retriedSeq: -1 };
-  const RETRIES = 5;
-  const RETRY_MS = 3000;
-
-  function askOdds() {
-    const belief = app.belief;
-    if (layer.model !== BID_MODEL || layer.pending || !app.conn || !belief) return;
-    if (!belief.marginals || !Object.keys(belief.marginals).length || belief.seq <= layer.askedSeq) return;
-    if (belief.seq !== layer.retriedSeq) {
-      layer.retriedSeq = belief.seq;
-      layer.retries = 0;
-    }
-    layer.pending = true;
-    layer.askedSeq = belief.seq;
-    app.conn.request({ type: "odds", table_id: tableId, model: BID_MODEL }).then((answer) => {
-      layer.odds = answer;
-      layer.error = "";
-    }, (err) => {
-      const retry = err.code === "busy" && layer.retries < RETRIES;
-      layer.error = retry ? "The odds workers are busy: asking again in a moment…"
-        : err.code === "busy" ? "The odds workers are busy: the next move will ask again."
-          : `${err.code}: ${err.message}`;
-      if (retry) {  // the position may stay (your turn): ask again, a few times, spaced
-        layer.retries += 1;
-        setTimeout(() => {
-          if (app.belief && layer.askedSeq === app.belief.seq) layer.askedSeq = -1;
-          renderOverlay();
-        }, RETRY_MS);
-      }
-    }).finally(() => {
-      layer.pending = false;
-      renderOverlay();
-    });
-  }
+  const bids = BIDS_LAYER.live(app, tableId, () => renderOverlay());
 
   function renderOverlay() {
     if (!ctx.overlayOn()) return;
     const ev = app.belief && app.events[app.belief.seq - 1];
-    const fresh = layer.odds && app.belief && layer.odds.seq === app.belief.seq ? layer.odds : null;
+    const layer = bids.current();
     renderOracle(overlayEl, app.state, app.belief, me, { changedBy: ev ? `${describe(ev)} (seq ${ev.seq})` : "",
-      layer: { ...layer, odds: fresh } });
+      layer });
     overlayEl.dataset.seq = app.belief ? app.belief.seq : 0;
     overlayEl.dataset.observer = me || "spectator";
     overlayEl.dataset.model = layer.model;
-    askOdds();
+    bids.ask();
   }
 
-  overlayEl.addEventListener("click", (e) => {
-    const b = e.target.closest(".ov-model [data-model]");
-    if (!b || b.dataset.model === layer.model) return;
-    layer.model = b.dataset.model === BID_MODEL ? BID_MODEL : "uniform";
-    layer.odds = null;
-    layer.error = "";
-    layer.askedSeq = -1;
-    setItem("domino-oracle:t42-model", layer.model);
-    renderOverlay();
-  });
+  overlayEl.addEventListener("click", (e) => bids.onClick(e));
 
   function afterEvent(ev) {
     render();

@@ -6,6 +6,7 @@
 // the model they assume are said in words.
 
 import { esc, hideTip, showTip } from "../../ui.js";
+import { behaviourLayer } from "../behaviour_layer.js";
 import { gistText } from "../dominoes/overlay.js";
 import { accuracyWords, cellLabel, changedByHtml, changedCells, gistsHtml, pctText } from "../odds.js";
 import { SEAT_NAMES, SEATS, countOf, dominoesWord, isTrump } from "./words.js";
@@ -35,13 +36,12 @@ export function seatGist(holder, column, count, trump) {
   return at < 0 ? `${text}; ${words}` : `${text.slice(0, at)}; ${words}${text.slice(at)}`;
 }
 
-// The two layers a player may choose: the exact belief, or the bid-aware estimate beside it.
+// The two layers a player may choose: the exact belief, or the bid-aware estimate beside it
+// (the switch, the choice kept in this browser and the live `odds` requests: behaviour_layer.js).
 export const BID_MODEL = "behaviour:bids";
-export function layerSwitchHtml(model) {
-  const b = (m, text) => `<button type="button" data-model="${m}" aria-pressed="${model === m}">${text}</button>`;
-  return `<div class="ov-model" role="group" aria-label="which odds">${b("uniform", "Every deal alike (exact)")}` +
-    `${b(BID_MODEL, "Weighed by the bids (estimate)")}</div>`;
-}
+export const BIDS_LAYER = behaviourLayer({ model: BID_MODEL, stored: "domino-oracle:t42-model",
+  button: "Weighed by the bids (estimate)" });
+const layerSwitchHtml = (model) => BIDS_LAYER.switchHtml(model);
 
 // What the bid-aware layer is, in words: how sure, what it assumes.
 function bidLayerWords(odds) {
@@ -52,7 +52,8 @@ function bidLayerWords(odds) {
 
 // belief: the server's `belief` frame (the game's snapshot_dict) or null
 // opts: {changedBy (the last move in words), before (a replay's previous belief), note,
-//        layer: {model, odds (the `odds` answer for this seq, or null), pending, error}}
+//        layer: {model, odds (the `odds` answer for this seq, or null), error}: the live
+//        layer's current() (behaviour_layer.js)}
 export function renderOracle(el, state, belief, me, opts = {}) {
   const layer = opts.layer;
   if (layer && layer.model === BID_MODEL && belief && belief.marginals && Object.keys(belief.marginals).length) {
