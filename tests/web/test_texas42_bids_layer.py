@@ -1,6 +1,7 @@
 """Texas 42's bid-aware layer in a real browser: the player switches the odds from "every deal
 alike" to "weighed by the bids", and the grid shows the server's estimate with its error and
-what it assumes, in words; switching back shows the exact belief again."""
+what it assumes, in words; switching back shows the exact belief again. The replay viewer
+offers the same switch, its figures the replay odds route's answer for the step."""
 
 from __future__ import annotations
 
@@ -55,4 +56,25 @@ def test_the_bid_aware_layer_is_shown_beside_the_exact_one(context: Any,
     exact = page.evaluate("window.__app.belief.marginals")
     cells = _cells(page)
     assert all(abs(cells[(h, t)] - p) < 1e-9 for h, row in exact.items() for t, p in row.items())
+
+    # the replay viewer offers the layer too (a spectator's view: served while the match is in
+    # play), its figures the replay odds route's answer for that step
+    seq = int(page.evaluate("window.__app.belief.seq"))
+    page.goto("about:blank")
+    page.goto(f"{web_server.base}/#replay={table_id}&perspective=spectator&step={seq}"
+              "&game=texas42")
+    page.wait_for_selector(f"#overlay[data-seq='{seq}'] .c[data-p]", timeout=30_000)
+    page.click("#overlay .ov-model [data-model='behaviour:bids']")
+    page.wait_for_function("document.querySelector(\"#overlay[data-model='behaviour:bids'] "
+                           ".accuracy\") && document.querySelector('#overlay .accuracy')"
+                           ".textContent.includes('weighed by how likely')", timeout=60_000)
+    route = web_server.get_json(f"/api/matches/{table_id}/odds?seq={seq}&observer=spectator"
+                                "&model=behaviour:bids")
+    shown = _cells(page)
+    expected = {(h, t): p for h, row in route["marginals"].items() for t, p in row.items()}
+    assert shown.keys() == expected.keys() and {h for h, _ in shown} == {"S", "W", "N", "E"}
+    assert all(abs(shown[k] - expected[k]) < 1e-9 for k in expected)
+    screenshot(page, "t42-bids-layer-replay", full_page=True)
+    page.click("#overlay .ov-model [data-model='uniform']")
+    page.wait_for_selector("#overlay[data-model='uniform']")
     assert errors == []
