@@ -16,6 +16,7 @@ game and nothing of the interface (games.interface imports it).
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -130,6 +131,14 @@ class BehaviourModel(Protocol):
     def weigher(self, events: Sequence[Any], players: Mapping[str, str], fitted: Fitted,
                 observer: str) -> Weigher:
         """A weigher for `observer` along the referee log `events`."""
+
+
+def odds_seed(match_id: str, seq: int, observer: str) -> int:
+    """The seed of a behaviour layer's draws at a position: the match, the seq it reflects
+    and the observer, so the live table's `odds` and the replay's route give the same sampled
+    figures for the same position, on any machine and however often asked."""
+    digest = hashlib.sha256(f"odds:{match_id}:{seq}:{observer}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def models_named(models: Mapping[str, BehaviourModel]) -> str:

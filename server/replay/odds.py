@@ -17,11 +17,11 @@ never the live bots'.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import time
 from typing import Any
 
+from games.behaviour import odds_seed
 from games.registry import GAMES
 from games.registry import Registry as Games
 from server import strategy_processes
@@ -32,11 +32,6 @@ from storage import EventStore
 
 REPLAY_WAIT = 10.0
 """Seconds an admitted request waits for the replay pool's worker before 503 `busy`."""
-
-
-def _seed(match_id: str, seq: int, observer: str) -> int:
-    digest = hashlib.sha256(f"odds:{match_id}:{seq}:{observer}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
 
 
 class ReplayOdds:
@@ -99,7 +94,7 @@ class ReplayOdds:
             async with pool.admitted((), REPLAY_WAIT):
                 result: dict[str, Any] = await pool.run(
                     strategy_processes.odds_job, model, seen, observer,
-                    _seed(match_id, seq, observer))
+                    odds_seed(match_id, seq, observer))
         except strategy_processes.PoolBusy as busy:
             raise ReplayError(503, "the odds workers are busy: retry in a moment",
                               code="busy") from busy

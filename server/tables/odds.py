@@ -18,12 +18,11 @@ bounded wait, `busy` when no worker comes; the event loop never computes it. Typ
 from __future__ import annotations
 
 import asyncio
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any
 
-from games.behaviour import BehaviourModel, NotModelled, models_named
+from games.behaviour import BehaviourModel, NotModelled, models_named, odds_seed
 from games.registry import GAMES
 from games.registry import Registry as Games
 from protocol import ErrorMessage, Odds, OddsBelief, ProtocolError
@@ -96,7 +95,7 @@ class OddsDesk:
             async with pool.admitted((f"odds:{table_id}", asker), strategy_processes.ADVICE_WAIT):
                 result = await asyncio.wait_for(
                     pool.run(strategy_processes.odds_job, model, events, audience,
-                             secrets.randbits(62)), TIMEOUT)
+                             odds_seed(table_id, _seq_of(events), audience)), TIMEOUT)
             if "error" in result:
                 send(ErrorMessage(id=message.id, code="wrong_phase",
                                   message=str(result["error"])).model_dump_json())
@@ -118,3 +117,8 @@ class OddsDesk:
                               message="the odds failed; try again").model_dump_json())
         finally:
             self.in_flight.discard((table_id, asker))
+
+
+def _seq_of(events: list[dict[str, Any]]) -> int:
+    """The seq of the position the asker's view reaches (its last event's)."""
+    return int(events[-1]["seq"]) if events else 0
