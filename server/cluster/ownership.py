@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from typing import Any
 
 from archive.reader import Archive
@@ -31,6 +32,14 @@ from server.tables.remote import RemoteTable
 from storage import EventStore
 
 
+def client_id(node: str) -> str:
+    """This server's MQTT client id: its node name and a suffix drawn once per process. A
+    broker drops the older of two clients with one id, so two servers named alike (two
+    clusters sharing a broker, or test runs side by side) took each other's connection over
+    and over (each reconnecting every 0.1 s), and one then hung in its shutdown."""
+    return f"server-{node}-{secrets.token_hex(4)}"
+
+
 class Cluster:
     def __init__(self, *, mqtt: str, db: str, node: str, topics: Topics, store: EventStore,
                  lease_seconds: float = 10.0, forward_timeout: float = 5.0,
@@ -41,7 +50,7 @@ class Cluster:
         self.store = store
         self.archive = Archive(store, games)
         self.lease_seconds = lease_seconds
-        self.link = MqttLink(mqtt, f"server-{node}", self._on_message)
+        self.link = MqttLink(mqtt, client_id(node), self._on_message)
         self.bus = MqttBus(self.link, topics, node)
         self.forwarder = Forwarder(self.link, topics, node, forward_timeout)
         self.leases = Leases(db, node, lease_seconds)
