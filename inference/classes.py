@@ -30,7 +30,7 @@ ClassKey = tuple[tuple[tuple[int, int], ...], tuple[int, ...]]
 
 
 def popcount(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 def holders_in(mask: int, holders: tuple[str, ...]) -> list[str]:

@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from inference.classes import ClassKey, Item, Position, popcount
 from inference.errors import Infeasible
+from inference.propagation import clear_cache as clear_propagation_cache
 
 BITS = 8
 GUARD = 1 << (BITS - 1)
@@ -468,7 +469,9 @@ def count_key(key: ClassKey) -> Solution:
 
 
 def clear_caches() -> None:
-    """Forget every count, split list and tail memo: a benchmark's pass starts cold."""
+    """Forget every count, split list, tail memo and fixed point: a benchmark's pass starts
+    cold."""
+    clear_propagation_cache()
     count_key.cache_clear()
     solve_key.cache_clear()
     _splits.cache_clear()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from inference.classes import Position, holders_in
@@ -27,37 +28,54 @@ class Propagated:
     tight: tuple[int, ...]
 
 
-def _subset_sums(values: tuple[int, ...]) -> list[int]:
+@lru_cache(maxsize=4096)
+def _subset_sums(values: tuple[int, ...]) -> tuple[int, ...]:
     sums = [0] * (1 << len(values))
     for s in range(1, len(sums)):
         low = s & -s
         sums[s] = sums[s ^ low] + values[low.bit_length() - 1]
-    return sums
+    return tuple(sums)
 
 
 def _inside_counts(counts: dict[int, int], m: int) -> list[int]:
     """inside[S] = tiles whose allowed set lies within S, for every S at once (a sum over
     subsets: m passes over 2^m entries, where one sum per S over the classes cost 2^m times
-    the number of classes)."""
+    the number of classes); each pass walks only the sets that hold its bit."""
     inside = [0] * (1 << m)
     for mask, n in counts.items():
         inside[mask] += n
+    size = len(inside)
     for i in range(m):
         bit = 1 << i
-        for s in range(len(inside)):
-            if s & bit:
-                inside[s] += inside[s ^ bit]
+        for base in range(bit, size, bit << 1):
+            for s in range(base, base + bit):
+                inside[s] += inside[s - bit]
     return inside
 
 
 def propagate(position: Position) -> Propagated:
     """Tighten allowed sets to the fixed point; raise Infeasible if no deal fits."""
     holders, r = position.holders, position.counts
+    shape = tuple(sorted((mask, len(ts)) for mask, ts in position.classes().items()))
+    tightened, tight = _fixed_point(shape, r, holders)
+    if tightened is None:
+        return Propagated(position, tight)
+    allowed: Mapping[Any, int] = {t: tightened[mask] for t, mask in position.allowed.items()}
+    return Propagated(Position(holders, allowed, r), tight)
+
+
+@lru_cache(maxsize=16384)
+def _fixed_point(shape: tuple[tuple[int, int], ...], r: tuple[int, ...], holders: tuple[str, ...]
+                 ) -> tuple[dict[int, int] | None, tuple[int, ...]]:
+    """The fixed point of a position's shape (its classes' masks and sizes, the counts):
+    original mask -> tightened (None: nothing moved) and the tight sets. Cached (issue 31):
+    the shape recurs across seats, moves and tables far more often than the tiles do, and
+    every belief pushed propagated it again. Infeasible shapes raise (and are not cached)."""
     m = len(holders)
     full = (1 << m) - 1
     r_of = _subset_sums(r)
-    current = {mask: mask for mask in position.classes()}  # original mask -> tightened
-    sizes = {mask: len(ts) for mask, ts in position.classes().items()}
+    current = {mask: mask for mask, _ in shape}  # original mask -> tightened
+    sizes = dict(shape)
     if sum(sizes.values()) != r_of[full]:
         raise Infeasible(f"{sum(sizes.values())} unseen tiles but hands hold {r_of[full]}")
     tight: list[int] = []
@@ -71,20 +89,24 @@ def propagate(position: Position) -> Propagated:
             raise Infeasible("a tile no holder can have")
         tight = []
         inside_of = _inside_counts(counts, m)
-        for s in range(1, full):
+        for s in [s for s in range(1, full) if inside_of[s] >= r_of[s]]:
             inside = inside_of[s]
             if inside > r_of[s]:
                 names = " and ".join(holders_in(s, holders))
                 raise Infeasible(f"{inside} tiles can only be with {names}, who hold {r_of[s]}")
-            if inside == r_of[s]:
-                tight.append(s)
-                for orig, mask in current.items():
-                    if mask & s and mask & ~s:
-                        current[orig] = mask & ~s
-                        changed = True
+            tight.append(s)
+            for orig, mask in current.items():
+                if mask & s and mask & ~s:
+                    current[orig] = mask & ~s
+                    changed = True
             if changed:
                 break
     if all(current[m_] == m_ for m_ in current):
-        return Propagated(position, tuple(tight))
-    allowed: Mapping[Any, int] = {t: current[mask] for t, mask in position.allowed.items()}
-    return Propagated(Position(holders, allowed, r), tuple(tight))
+        return None, tuple(tight)
+    return current, tuple(tight)
+
+
+def clear_cache() -> None:
+    """Forget the fixed points (a benchmark's cold pass)."""
+    _fixed_point.cache_clear()
+    _subset_sums.cache_clear()

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -715,9 +716,7 @@ def _solve(masks: dict[Tile, int], owner: list[str], size: list[int],
     same mask go through every step together, so the work is per class, not per tile.
     """
     n_raw = len(owner)
-    classes: dict[int, int] = {}
-    for mask in masks.values():
-        classes[mask] = classes.get(mask, 0) + 1
+    classes = Counter(masks.values())
     if 0 in classes:
         raise Infeasible("a tile no holder can have")
     closed = {mask: mask for mask in classes}  # raw mask -> after closing full batches
@@ -742,12 +741,10 @@ def _solve(masks: dict[Tile, int], owner: list[str], size: list[int],
                 closed[mask] = now_mask & ~full
     entered = [0] * n_raw  # per raw holder: which free masks (by index) may enter it
     for index, free in enumerate({m for m in closed.values() if m & (m - 1)}):
-        j = 0
         while free:
-            if free & 1:
-                entered[j] |= 1 << index
-            free >>= 1
-            j += 1
+            low = free & -free
+            entered[low.bit_length() - 1] |= 1 << index
+            free ^= low
     groups: dict[tuple, list[int]] = {(POOL,): [0]}
     for j in range(1, n_raw):
         groups.setdefault((owner[j], entered[j]), []).append(j)
@@ -790,20 +787,14 @@ def _solve(masks: dict[Tile, int], owner: list[str], size: list[int],
         if now_mask & dropped:
             continue
         bits = 0
-        j = 0
         while now_mask:
-            if now_mask & 1:
-                bits |= 1 << to_merged[j]
-            now_mask >>= 1
-            j += 1
+            low = now_mask & -now_mask
+            bits |= 1 << to_merged[low.bit_length() - 1]
+            now_mask ^= low
         merged[mask] = bits
-    allowed = {}
-    fixed = {}
-    for t, mask in masks.items():
-        if closed[mask] & dropped:
-            fixed[t] = owner[closed[mask].bit_length() - 1]
-        else:
-            allowed[t] = merged[mask]
+    allowed = {t: merged[mask] for t, mask in masks.items() if mask in merged}
+    fixed = ({t: owner[closed[mask].bit_length() - 1] for t, mask in masks.items()
+              if mask not in merged} if len(allowed) < len(masks) else {})
     result = propagate(Position(tuple(names), allowed, tuple(counts)))
     position = result.position
     count = None

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from games.dominoes.tiles import Tile
-from inference.classes import POOL, Position, holders_in, popcount
+from inference.classes import POOL, Position, holders_in
 
 Kind = Literal["void", "holds", "cannot", "suit", "exact", "either"]
 
@@ -46,20 +46,38 @@ def _count(n: int) -> str:
 
 
 def facts(position: Position, tight: tuple[int, ...] = ()) -> list[Fact]:
-    """Facts about a propagated position, holder by holder, then suits, then tight sets."""
+    """Facts about a propagated position, holder by holder, then suits, then tight sets.
+
+    Read once per belief pushed, so it works per class of tiles where it can (issue 31:
+    it was a fifth of a belief's cost): a holder's "must hold" tiles are the class of its
+    own bit, and only tiles with two or more holders can be "cannot hold".
+    """
     holders = position.holders
     m = len(holders)
     allowed = position.allowed
+    classes = position.classes()  # mask -> its tiles, sorted (cached on the position)
     tiles = sorted(allowed)
     by_value: dict[int, list[Tile]] = {}
     union_of: dict[int, int] = {}  # value -> the holders some unseen tile showing it may be in
+    shared: list[tuple[Tile, int]] = []  # tiles more than one holder may have, with masks
     for t in tiles:
         mask = allowed[t]
-        by_value.setdefault(t.low, []).append(t)
-        union_of[t.low] = union_of.get(t.low, 0) | mask
-        if t.high != t.low:
-            by_value.setdefault(t.high, []).append(t)
-            union_of[t.high] = union_of.get(t.high, 0) | mask
+        low, high = t
+        if low in by_value:
+            by_value[low].append(t)
+            union_of[low] |= mask
+        else:
+            by_value[low] = [t]
+            union_of[low] = mask
+        if high != low:
+            if high in by_value:
+                by_value[high].append(t)
+                union_of[high] |= mask
+            else:
+                by_value[high] = [t]
+                union_of[high] = mask
+        if mask & (mask - 1):
+            shared.append((t, mask))
     values = sorted(by_value)
     out: list[Fact] = []
     for h, holder in enumerate(holders):
@@ -68,23 +86,23 @@ def facts(position: Position, tight: tuple[int, ...] = ()) -> list[Fact]:
         if void:
             words = join([f"{v}s" for v in void], "or")
             out.append(Fact("void", (holder,), (), void, f"{name(holder)} has no {words}"))
-        held = tuple(t for t in tiles if allowed[t] == bit)
+        held = classes.get(bit)
         if held:
-            verb = "must hold"
             words = join([str(t) for t in held])
-            out.append(Fact("holds", (holder,), held, (), f"{name(holder)} {verb} {words}"))
-        cannot = tuple(
-            t for t in tiles
-            if not allowed[t] & bit and popcount(allowed[t]) > 1
-            and t.low not in void and t.high not in void
-        )
+            out.append(Fact("holds", (holder,), tuple(held), (),
+                            f"{name(holder)} must hold {words}"))
+        if void:
+            cannot = tuple(t for t, mask in shared if not mask & bit
+                           and t.low not in void and t.high not in void)
+        else:
+            cannot = tuple(t for t, mask in shared if not mask & bit)
         if cannot:
             words = join([str(t) for t in cannot], "or")
             out.append(Fact("cannot", (holder,), cannot, (), f"{name(holder)} cannot hold {words}"))
     for v in values:
         ts = by_value[v]
         union = union_of[v]
-        k = popcount(union)
+        k = union.bit_count()
         if len(ts) >= 2 and k <= 2 and k < m:
             who = holders_in(union, holders)
             subject = join([name(who[0])] + [name(x, start=False) for x in who[1:]])
@@ -93,14 +111,14 @@ def facts(position: Position, tight: tuple[int, ...] = ()) -> list[Fact]:
             text = f"{subject} {verb} {many} remaining {v}s"
             out.append(Fact("suit", tuple(who), tuple(ts), (v,), text))
     for s in tight:
-        k = popcount(s)
+        k = s.bit_count()
         if not 2 <= k <= m - 2:
             continue
         inside = tuple(t for t in tiles if allowed[t] & ~s == 0)
-        if all(popcount(allowed[t]) == 1 for t in inside):
+        if all(allowed[t].bit_count() == 1 for t in inside):
             continue
         rest = [t for t in tiles if allowed[t] & s == 0]
-        if rest and all(popcount(allowed[t]) == 1 for t in rest):
+        if rest and all(allowed[t].bit_count() == 1 for t in rest):
             continue
         who = holders_in(s, holders)
         subject = join([name(who[0])] + [name(x, start=False) for x in who[1:]])
