@@ -125,6 +125,10 @@ class ServerConfig:
     connections_per_address: int = 64
     """Open connections (WebSocket or HTTP, counted from the TCP accept) from one IP
     address; beyond, HTTP 429 `too_many_connections`; beyond twice this, aborted unread."""
+    listen_backlog: int = 1024
+    """Connections the kernel queues before the loop accepts them (asyncio's default, 100,
+    dropped and reset connects when a few thousand players arrived at once; the kernel caps
+    it at net.core.somaxconn)."""
     header_timeout: float | None = 10.0
     """Seconds a connection has to send its request line and headers (slowloris)."""
     send_timeout: float | None = 10.0
@@ -240,6 +244,7 @@ class DominoServer:
             # may take seconds of CPU): websockets' 10 s default closed them unanswered
             open_timeout=HTTP_ROUTE_TIMEOUT,
             server_header="domino-oracle",
+            backlog=self.config.listen_backlog,
         )
         sockets = self._server.sockets
         if sockets:

@@ -60,6 +60,11 @@ class WindowSample:
         return merged
 
 
+SEATING_WAVE = 64
+"""Tables seated at once: a step of a thousand tables opened every connection in one
+burst (no population arrives so), past the server's listen queue (connections reset)."""
+
+
 class Group(Protocol):
     pid: int
     """The process that plays the group's tables."""
@@ -89,9 +94,14 @@ class TableGroup:
         self._marks = (0, 0, 0, 0, 0.0)
 
     async def add(self, seeds: list[int]) -> None:
-        """Seat one table per seed; return once all are seated (raise if one stopped)."""
+        """Seat one table per seed, SEATING_WAVE at a time; return once all are seated
+        (raise if one stopped)."""
         if self._lagging is None:
             self._lagging = asyncio.create_task(self._lag())
+        for start in range(0, len(seeds), SEATING_WAVE):
+            await self._seat(seeds[start:start + SEATING_WAVE])
+
+    async def _seat(self, seeds: list[int]) -> None:
         config = self.config
         seated = [asyncio.Event() for _ in seeds]
         self.tasks += [asyncio.create_task(play_table(

@@ -195,6 +195,10 @@ def paced_report(figures: dict[str, Any]) -> str:
             + (f"  workers {step['worker_cpu_ms_per_event']} ms CPU/event "
                f"({step.get('worker_cpu_ms_per_event_less_idle')} less idle)"
                if step.get("worker_cpu_ms_per_event") is not None else ""))
+        lag = step.get("server_loop_lag_ms") or {}
+        if lag:
+            lines.append(f"{'':>7}server loop lag (its last {lag.get('n')} wake-ups, 20 ms "
+                         f"apart): p99 {lag.get('p99')} ms, max {lag.get('max')} ms")
         lines.append(
             f"{'':>7}CPU per move: server {step.get('server_cpu_ms_per_move')} ms + inference "
             f"processes {step.get('inference_cpu_ms_per_move')} ms; this load generator "
