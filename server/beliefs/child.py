@@ -33,6 +33,7 @@ from pydantic_core import from_json
 from games.registry import Registry
 from server.beliefs.in_process import BeliefWorker, InProcessInference
 from server.beliefs.pipe import encode, receive
+from server.collector import tune_collector
 from server.feeds.bus import Envelope, Handler, Kind, Unsubscribe
 from server.metrics import Metrics
 from server.table_game import TableGame
@@ -157,6 +158,7 @@ async def _serve(conn: Connection, games: Registry) -> None:
     reader, writer = await asyncio.open_connection(sock=sock)
     child = Child(writer, games)
     child.inference.start()
+    tune_collector()  # short pauses: its beliefs' latency is the players' too
     child.send(("ready",))
     try:
         while True:
