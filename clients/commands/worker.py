@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from clients.store_option import open_store
     from server.beliefs.worker_service import InferenceService, Partitions, SoleWorker
     from server.cluster.partitions import PartitionLeases
+    from server.collector import tune_collector
     from server.feeds.topics import Topics
     from server.logs import configure
     from storage import store_url
@@ -74,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
             service = InferenceService(store, args.mqtt,
                                        Topics(args.topic_prefix, args.partitions), name,
                                        partitions)
+            tune_collector()  # short pauses, as the server's (server/collector.py)
             await service.run(stop)
 
     try:
