@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from server import collector
-from server.collector import OLDER, YOUNG, tune_collector
+from server.collector import FULL, OLDER, YOUNG, tune_collector
 
 
 class Node:
@@ -35,7 +35,7 @@ async def test_what_exists_is_frozen_and_the_loop_collects_young_cycles(restored
     kept = [[n] for n in range(1000)]  # containers alive before the server is up
     before = gc.get_threshold()
     assert tune_collector() == before
-    assert gc.get_threshold() == (YOUNG, OLDER, OLDER)
+    assert gc.get_threshold() == (YOUNG, OLDER, FULL)
     assert gc.get_freeze_count() >= len(kept)
     node = Node()
     dead = weakref.ref(node)
