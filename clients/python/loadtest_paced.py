@@ -199,6 +199,10 @@ def paced_report(figures: dict[str, Any]) -> str:
         if lag:
             lines.append(f"{'':>7}server loop lag (its last {lag.get('n')} wake-ups, 20 ms "
                          f"apart): p99 {lag.get('p99')} ms, max {lag.get('max')} ms")
+        commit = step.get("server_commit_ms") or {}
+        if commit:
+            lines.append(f"{'':>7}store commit (its last {commit.get('n')}): p99 "
+                         f"{commit.get('p99')} ms, max {commit.get('max')} ms")
         lines.append(
             f"{'':>7}CPU per move: server {step.get('server_cpu_ms_per_move')} ms + inference "
             f"processes {step.get('inference_cpu_ms_per_move')} ms; this load generator "
