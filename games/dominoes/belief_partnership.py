@@ -50,6 +50,7 @@ class Belief(HandFold):
             raise ObserverError(f"unknown observer {observer!r} (one of {', '.join(OBSERVERS)})")
         self.observer = observer
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
+        self._holders: tuple[Variant | None, tuple[str, ...]] = (None, ())
         self.seq = 0
         self.hand: int | None = None
         self.status: Status = "idle"
@@ -59,8 +60,14 @@ class Belief(HandFold):
 
     @property
     def holders(self) -> tuple[str, ...]:
-        seats = tuple(s for s in SEATS if s != self.observer)
-        return (*seats, POOL) if self.variant.has_pool else seats
+        """The unknown holders: the other seats (and the pool). Read several times per
+        event, so kept per variant."""
+        variant, holders = self._holders
+        if variant is not self.variant:
+            seats = tuple(s for s in SEATS if s != self.observer)
+            holders = (*seats, POOL) if self.variant.has_pool else seats
+            self._holders = (self.variant, holders)
+        return holders
 
     def _reset_hand(self, hand: int | None) -> None:
         self.hand = hand

@@ -105,16 +105,11 @@ def exact_tables(position: Position) -> tuple[int, dict[str, dict[str, float]], 
             denom = len(tiles) * total
             probs = [num / denom for num in solution.numerators[solution.class_index(mask)]]
         per_class[mask] = (probs, entropy(probs))
-    out: dict[str, dict[str, float]] = {h: {} for h in holders}
-    columns = [out[h] for h in holders]
-    ent: dict[str, float] = {}
     allowed = position.allowed
-    for t in sorted(allowed):
-        probs, e = per_class[allowed[t]]
-        key = tile_name(t)
-        ent[key] = e
-        for h in range(m):
-            columns[h][key] = probs[h]
+    rows = [(tile_name(t), per_class[allowed[t]]) for t in sorted(allowed)]
+    out = {holder: {key: probs[h] for key, (probs, _) in rows}
+           for h, holder in enumerate(holders)}
+    ent = {key: e for key, (_, e) in rows}
     return total, out, ent
 
 

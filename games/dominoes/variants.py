@@ -4,6 +4,7 @@ becomes of the tiles left undealt (they sleep face down, or form a boneyard to d
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from games.dominoes.tiles import SEATS, TEAMS, Seat, Side, Tile, full_set, team_of
@@ -35,7 +36,7 @@ class Variant:
         if len(self.seats) * self.hand_size > len(self.tiles):
             raise ValueError(f"{self.name}: not enough tiles to deal {self.hand_size} each")
 
-    @property
+    @cached_property
     def tiles(self) -> tuple[Tile, ...]:
         return full_set(self.max_pip)
 
@@ -55,14 +56,14 @@ class Variant:
     def next_seat(self, seat: Seat) -> Seat:
         return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
 
-    @property
+    @cached_property
     def pool_size(self) -> int:
         """Tiles not dealt: 0 in partnership-6, 15 in partnership-9, 14 in block-2 and draw-2.
 
         They stay face down all hand unless `draws` (then they are the boneyard, drawn from)."""
         return len(self.tiles) - len(self.seats) * self.hand_size
 
-    @property
+    @cached_property
     def has_pool(self) -> bool:
         """Some tiles are not dealt (sleeping, or a boneyard when `draws`)."""
         return self.pool_size > 0
