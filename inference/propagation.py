@@ -57,21 +57,34 @@ def propagate(position: Position) -> Propagated:
     """Tighten allowed sets to the fixed point; raise Infeasible if no deal fits."""
     holders, r = position.holders, position.counts
     shape = tuple(sorted((mask, len(ts)) for mask, ts in position.classes().items()))
-    tightened, tight = _fixed_point(shape, r, holders)
+    try:
+        tightened, tight = _fixed_point(shape, r, len(holders))
+    except _Overfull as overfull:
+        names = " and ".join(holders_in(overfull.holders, holders))
+        raise Infeasible(f"{overfull.inside} tiles can only be with {names}, who hold "
+                         f"{overfull.hold}") from None
     if tightened is None:
         return Propagated(position, tight)
     allowed: Mapping[Any, int] = {t: tightened[mask] for t, mask in position.allowed.items()}
     return Propagated(Position(holders, allowed, r), tight)
 
 
+class _Overfull(Exception):
+    """More tiles can only be with a set of holders than they hold (named by the caller:
+    the cache is keyed by shape, not by names)."""
+
+    def __init__(self, holders: int, inside: int, hold: int) -> None:
+        super().__init__(holders, inside, hold)
+        self.holders, self.inside, self.hold = holders, inside, hold
+
+
 @lru_cache(maxsize=16384)
-def _fixed_point(shape: tuple[tuple[int, int], ...], r: tuple[int, ...], holders: tuple[str, ...]
+def _fixed_point(shape: tuple[tuple[int, int], ...], r: tuple[int, ...], m: int
                  ) -> tuple[dict[int, int] | None, tuple[int, ...]]:
     """The fixed point of a position's shape (its classes' masks and sizes, the counts):
     original mask -> tightened (None: nothing moved) and the tight sets. Cached (issue 31):
     the shape recurs across seats, moves and tables far more often than the tiles do, and
     every belief pushed propagated it again. Infeasible shapes raise (and are not cached)."""
-    m = len(holders)
     full = (1 << m) - 1
     r_of = _subset_sums(r)
     current = {mask: mask for mask, _ in shape}  # original mask -> tightened
@@ -92,8 +105,7 @@ def _fixed_point(shape: tuple[tuple[int, int], ...], r: tuple[int, ...], holders
         for s in [s for s in range(1, full) if inside_of[s] >= r_of[s]]:
             inside = inside_of[s]
             if inside > r_of[s]:
-                names = " and ".join(holders_in(s, holders))
-                raise Infeasible(f"{inside} tiles can only be with {names}, who hold {r_of[s]}")
+                raise _Overfull(s, inside, r_of[s])
             tight.append(s)
             for orig, mask in current.items():
                 if mask & s and mask & ~s:
