@@ -62,20 +62,13 @@ def facts(position: Position, tight: tuple[int, ...] = ()) -> list[Fact]:
     shared: list[tuple[Tile, int]] = []  # tiles more than one holder may have, with masks
     for t in tiles:
         mask = allowed[t]
-        low, high = t
-        if low in by_value:
-            by_value[low].append(t)
-            union_of[low] |= mask
-        else:
-            by_value[low] = [t]
-            union_of[low] = mask
-        if high != low:
-            if high in by_value:
-                by_value[high].append(t)
-                union_of[high] |= mask
+        for value in (t.low,) if t.low == t.high else t:
+            if value in by_value:
+                by_value[value].append(t)
+                union_of[value] |= mask
             else:
-                by_value[high] = [t]
-                union_of[high] = mask
+                by_value[value] = [t]
+                union_of[value] = mask
         if mask & (mask - 1):
             shared.append((t, mask))
     values = sorted(by_value)
