@@ -9,15 +9,16 @@ the middle generation every 20 of them: young collections of 23-45 ms and a midd
 Young collections are not left to the allocation count: CPython counts allocations minus
 frees, and a server that replaces old objects by new ones (each move's state, frames,
 beliefs) frees about as many as it allocates, so the count reached its threshold seldom,
-and by then tens of thousands of new objects lived. The loop runs one every
-YOUNG_INTERVAL instead: each walks what was allocated since the one before (~1-3 ms at
-640 tables), and the middle generation, collected every OLDER of them, holds about a
-second of survivors. What exists once the server is up (modules, games, recovered tables)
-is frozen out of every collection. A full collection walks the whole heap (291 ms at 1,280
-tables, measured with one every ten middle ones): it waits for FULL middle ones (about a
-hundred seconds: a pause that long touches under 0.5% of the moves, and garbage cycles of
-closed connections, ~33 objects each, wait no longer) and, as CPython's always do, for the
-old generation to have grown by a quarter.
+and by then tens of thousands of new objects lived. The loop runs every
+collection itself, on a timer (CPython's own would seldom fire once the loop's keep its
+count low, and then walk a middle generation grown large): a young one every
+YOUNG_INTERVAL, walking what was allocated since the one before (~1-3 ms at 640 tables);
+the middle one every OLDER of them, holding about a second of survivors; a full one, which
+walks the whole heap (291 ms at 1,280 tables), after FULL middle ones (about a hundred
+seconds: a pause that long touches under 0.5% of the moves, and garbage cycles of closed
+connections, ~33 objects each, wait no longer), and only if the old generation has grown
+by a quarter since the last (CPython's rule). What exists once the server is up (modules,
+games, recovered tables) is frozen out of every collection.
 """
 
 from __future__ import annotations
@@ -36,19 +37,40 @@ FULL = 100
 grow by a quarter)."""
 
 
-def _collect_young(loop: asyncio.AbstractEventLoop) -> None:
-    gc.collect(0)
-    loop.call_later(YOUNG_INTERVAL, _collect_young, loop)
+class _Timer:
+    """The loop's collections: which is next, and the old generation's size at the last
+    full one."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.young = 0
+        self.middle = 0
+        self.old_size = len(gc.get_objects(2))
+
+    def tick(self) -> None:
+        self.young += 1
+        if self.young < OLDER:
+            gc.collect(0)
+        else:
+            self.young = 0
+            self.middle += 1
+            gc.collect(1)
+            if self.middle >= FULL:
+                self.middle = 0
+                if len(gc.get_objects(2)) > self.old_size * 5 // 4:
+                    gc.collect(2)
+                    self.old_size = len(gc.get_objects(2))
+        self.loop.call_later(YOUNG_INTERVAL, self.tick)
 
 
 def tune_collector() -> tuple[int, int, int]:
-    """Freeze what exists now, set the thresholds and run a young collection every
-    YOUNG_INTERVAL on the running loop; returns the old thresholds. Call once, on the
-    loop, when the process is up (after imports and recovery)."""
+    """Freeze what exists now, set the thresholds (a backstop for bursts of allocation)
+    and run the collections on a timer on the running loop; returns the old thresholds.
+    Call once, on the loop, when the process is up (after imports and recovery)."""
     before = gc.get_threshold()
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG, OLDER, FULL)
     loop = asyncio.get_running_loop()
-    loop.call_later(YOUNG_INTERVAL, _collect_young, loop)
+    loop.call_later(YOUNG_INTERVAL, _Timer(loop).tick)
     return before
