@@ -80,9 +80,10 @@ class _Overfull(Exception):
 
 @lru_cache(maxsize=16384)
 def _fixed_point(shape: tuple[tuple[int, int], ...], r: tuple[int, ...], m: int
-                 ) -> tuple[dict[int, int] | None, tuple[int, ...]]:
+                 ) -> tuple[Mapping[int, int] | None, tuple[int, ...]]:
     """The fixed point of a position's shape (its classes' masks and sizes, the counts):
-    original mask -> tightened (None: nothing moved) and the tight sets. Cached (issue 31):
+    original mask -> tightened (None: nothing moved; read only, it is the cache's) and the
+    tight sets. Cached (issue 31):
     the shape recurs across seats, moves and tables far more often than the tiles do, and
     every belief pushed propagated it again. Infeasible shapes raise (and are not cached)."""
     full = (1 << m) - 1
