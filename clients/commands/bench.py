@@ -12,6 +12,8 @@ import importlib
 BENCHMARKS = {
     "store": ("clients.bench.store", "durable events/s of the event store; fold time of a match"),
     "inference": ("clients.bench.inference", "exact inference per update vs the seed's references"),
+    "bursts": ("clients.bench.bursts", "the same belief updates back to back and in bursts "
+               "after idle (what a paced move costs the inference process)"),
     "texas42": ("clients.bench.texas42", "Texas 42: the compiled solver against the pure-Python "
                 "reference on the same deals (solves/s, identical values); the oracle at N = 150"),
     "solver42": ("clients.bench.texas42", "the same as texas42 (its former name)"),

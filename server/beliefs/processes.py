@@ -5,12 +5,12 @@ docs/profiles/): folding and snapshotting four exact beliefs per move on the thr
 also commits, acks and writes to every socket. Here each table belongs to one of N
 processes (a stable hash of its id, server.feeds.topics.partition_of), and the loop only
 forwards: each audience's events go once to the owning process, as the very frames that
-audience's sockets get (a process never sees more than the audiences it computes), batched
-per loop turn, with which audiences someone watches; the process folds each (table,
-observer) belief incrementally, snapshots only the watched ones, encodes the frame once and
-sends the JSON back (server/beliefs/child.py). The frame is published on the bus, retained,
-tagged with its seq, as in-process inference does; one older than a belief already pushed
-is dropped.
+audience's sockets get (a process never sees more than the audiences it computes), in
+batches (a few moves' worth, or what came within BATCH_DELAY) that say which audiences
+someone watches; the process folds each (table, observer) belief incrementally, snapshots
+only the watched ones, encodes the frame once and sends the JSON back
+(server/beliefs/child.py). The frame is published on the bus, retained, tagged with its seq,
+as in-process inference does; one older than a belief already pushed is dropped.
 
 Bounded: a process is sent at most DEPTH batch(es) it has not acknowledged (it acknowledges
 once no cheap belief of it has events waiting); what arrives meanwhile waits in the
@@ -48,18 +48,29 @@ from server.table_game import TableGame
 
 DEPTH = 1
 """Batches a process may have unacknowledged; more waits (and coalesces) in the outbox.
-One: an idle process gets each event at once; a busy one gets, when it is done, all that
-came meanwhile in one write (measured: every batch costs the loop a write and a wake-up
-of the process, a large share of the forwarding's CPU when batches are small)."""
+One: an idle process gets a batch once it is due (BATCH_ITEMS, BATCH_DELAY); a busy one
+gets, when it is done, all that came meanwhile in one write (measured: every batch costs
+the loop a write and a wake-up of the process, a large share of the forwarding's CPU when
+batches are small)."""
 BATCH_INTERVAL = 0.004
 """Seconds at least between two batches to one process. Under load the process answers a
 batch within a loop turn or two, so batches were one or two events each, and every batch
 costs the loop a pipe write, a wake-up of the process and an ack to read (the pipe write
 alone: 7% of the event loop's samples at 50 tables, docs/profiles/
 one-process-50-tables-n1-before.txt). What comes within the interval goes in the next
-batch; a shard that sent nothing for this long sends at once, so at human pace no belief
-waits for it. Measured (clients/bench/server_cpu.py, 2 rounds, load average 2.4-3.4):
-server CPU per move 0.95x, the process's 0.93x; 10 ms saved nothing more."""
+batch. Measured (clients/bench/server_cpu.py, 2 rounds, load average 2.4-3.4): server CPU
+per move 0.95x, the process's 0.93x; 10 ms saved nothing more."""
+BATCH_DELAY = 0.040
+"""Seconds the oldest item of a batch may wait for more (unless BATCH_ITEMS came first).
+The process sleeps between batches, and the same belief updates cost it 2.3x the CPU when
+each follows 12 ms of idle as back to back, 1.7x in bursts of four moves, 1.2x of eight
+(`domino-oracle bench bursts`): at human pace, batches of one move were paid at the cold
+price. Measured side by side at 240 and 480 paced tables: the process's CPU per move 0.76-
+0.81x, server and process 0.88-0.95x; beliefs p99 13-21 ms -> 49-52 ms, inside the 100 ms
+bound (docs/performance.md, "Human pace, eighth round")."""
+BATCH_ITEMS = 16
+"""Items (four moves of a four-seat table's audiences) that are enough to amortise a
+wake-up: a batch this big goes at once, so under load nothing waits for BATCH_DELAY."""
 RESTART_FIRST, RESTART_LAST = 0.05, 5.0
 """Seconds before a dead process is started again (doubling while it keeps dying young)."""
 
@@ -171,6 +182,10 @@ class Shard:
         self.ready = asyncio.Event()
         """Set once a process has said it is up (started, imported, listening)."""
         self._flush_scheduled = False
+        self._timer: asyncio.TimerHandle | None = None
+        """The flush waiting for the batch to be due (cancelled when BATCH_ITEMS arrive)."""
+        self._oldest = 0.0
+        """When the outbox's oldest item was queued (loop time)."""
         self._last_batch = float("-inf")
         """When the last batch was written (loop time)."""
         self._task: asyncio.Task[None] | None = None
@@ -179,7 +194,13 @@ class Shard:
     # -- the server's side ---------------------------------------------------------------
 
     def queue(self, item: tuple[Any, ...], key: tuple[str, str] | None = None) -> None:
+        if not self.outbox:
+            self._oldest = asyncio.get_running_loop().time()
         self.outbox.append(item)
+        if len(self.outbox) == BATCH_ITEMS and self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+            self._flush_scheduled = False
         if key is not None:
             self.touched.add(key)
         if not self._flush_scheduled:
@@ -188,6 +209,7 @@ class Shard:
 
     def _scheduled_flush(self) -> None:
         self._flush_scheduled = False
+        self._timer = None
         CLOCK.enter("belief_out")
         try:
             self.flush()
@@ -195,18 +217,21 @@ class Shard:
             CLOCK.leave()
 
     def flush(self) -> None:
-        """Send the outbox as one batch, unless DEPTH batches are still unacknowledged or
-        the last batch went less than BATCH_INTERVAL ago (then it goes when that is up)."""
+        """Send the outbox as one batch, unless DEPTH batches are still unacknowledged, the
+        last batch went less than BATCH_INTERVAL ago, or it holds fewer than BATCH_ITEMS
+        items and the oldest has waited less than BATCH_DELAY (then it goes when due)."""
         writer = self.writer
         if (writer is None or writer.is_closing() or len(self.in_flight) >= DEPTH
                 or not self.outbox):
             return
         loop = asyncio.get_running_loop()
         due = self._last_batch + BATCH_INTERVAL
+        if len(self.outbox) < BATCH_ITEMS:
+            due = max(due, self._oldest + BATCH_DELAY)
         if loop.time() < due:
             if not self._flush_scheduled:
                 self._flush_scheduled = True
-                loop.call_at(due, self._scheduled_flush)
+                self._timer = loop.call_at(due, self._scheduled_flush)
             return
         self._last_batch = loop.time()
         has = self.owner.bus.has_subscribers
