@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from inference.classes import ClassKey, Item, Position, popcount
+from inference.classes import ClassKey, Item, Position
 from inference.errors import Infeasible
 from inference.propagation import clear_cache as clear_propagation_cache
 
@@ -28,6 +28,13 @@ BITS = 8
 GUARD = 1 << (BITS - 1)
 FIELD = (1 << BITS) - 1
 FACT = [math.factorial(i) for i in range(128)]
+
+
+@lru_cache(maxsize=128)
+def falling(r: int) -> tuple[int, ...]:
+    """falling(r)[v] = r!/v! (an int): the tail's per-holder factor for v of r items owed."""
+    return tuple(FACT[r] // FACT[v] for v in range(r + 1))
+
 
 Split = tuple[int, int, tuple[int, ...]]
 """(encoded split, weight n!/Π k_h!, the split as a per-holder vector)."""
@@ -149,10 +156,14 @@ class Tail:
         self.classes = classes
         inner = classes[:-1]
         f_mask = classes[-1][0]
-        groups: dict[tuple[int, ...], list[int]] = {}
+        groups: dict[int, list[int]] = {}  # which inner classes a holder is in -> holders
         for h in range(m):
             if f_mask >> h & 1:
-                groups.setdefault(tuple(c >> h & 1 for c, _ in inner), []).append(h)
+                member = 0
+                for i, (c, _) in enumerate(inner):
+                    if c >> h & 1:
+                        member |= 1 << i
+                groups.setdefault(member, []).append(h)
         self.atoms = list(groups.values())
         self.atom_of = [-1] * m
         for a, members in enumerate(self.atoms):
@@ -297,13 +308,15 @@ def _order(
     """
     if not classes:
         return (), 0
-    widest = max(classes, key=lambda c: (popcount(c[0]), c[1], c[0]))
+    def narrow_first(c: tuple[int, int]) -> tuple[int, int, int]:
+        return (c[0].bit_count(), c[1], c[0])
+
+    widest = max(classes, key=narrow_first)
     inside = [c for c in classes if c != widest and c[0] and c[0] & ~widest[0] == 0]
-    inside.sort(key=lambda c: (math.comb(c[1] + popcount(c[0]) - 1, c[1]), c[1], c[0]))
+    inside.sort(key=lambda c: (math.comb(c[1] + c[0].bit_count() - 1, c[1]), c[1], c[0]))
     tail = inside[max(0, len(inside) - TAIL_MAX) :] if TAIL_MAX else []
-    tail.sort(key=lambda c: (popcount(c[0]), c[1], c[0]))
-    rest = sorted((c for c in classes if c != widest and c not in tail),
-                  key=lambda c: (popcount(c[0]), c[1], c[0]))
+    tail.sort(key=narrow_first)
+    rest = sorted((c for c in classes if c != widest and c not in tail), key=narrow_first)
     return (*rest, *tail, widest), len(tail) + 1
 
 
@@ -323,7 +336,7 @@ def _tail(
     R = encode(r)
     outside = encode([0 if f_mask >> h & 1 else FIELD for h in range(m)])
     shifts = [BITS * h for h in range(m)]
-    fall = [[FACT[r[h]] // FACT[v] for v in range(r[h] + 1)] for h in range(m)]
+    fall = [falling(x) for x in r]
     D = 1  # holders outside F owe nothing: q_h = 0 there, so they are left out of P and D
     for h in members:
         D *= FACT[r[h]]
@@ -405,7 +418,11 @@ def solve_key(key: ClassKey) -> Solution:
         for h in range(m):
             if mask >> h & 1:
                 supply[h] += n
-        lows[k] = guards - encode([max(0, r[h] - supply[h]) for h in range(m)])
+        owed = 0
+        for h in range(m):
+            if r[h] > supply[h]:
+                owed |= (r[h] - supply[h]) << (BITS * h)
+        lows[k] = guards - owed
 
     forward: list[dict[int, int]] = [{0: 1}]
     cur = forward[0]
