@@ -18,8 +18,8 @@ import statistics
 import time
 from typing import Any
 
-from games.interface import Game, match_seats, table_seats
-from games.play import play_match
+from clients.bench.inference import bot_match_events
+from games.interface import Game, match_seats
 from games.registry import GAMES
 from inference.counting import clear_caches
 
@@ -41,12 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _matches(game: Game[Any, Any, Any], variant: str, tables: int, seed: int) -> list[list[Any]]:
     rng = random.Random(seed)
-    bots = game.bots()
-    bot = bots.get("random") or next(iter(bots.values()))
-    options = dict(game.variants()[variant].options)
-    seats = table_seats(game, variant, options)
-    return [play_match(game, variant, dict.fromkeys(seats, bot), rng, options)
-            for _ in range(tables)]
+    target = int(game.variants()[variant].options.get("target", 100))
+    return [bot_match_events(game, variant, rng, target) for _ in range(tables)]
 
 
 def _moves(matches: list[list[Any]], limit: int) -> list[tuple[int, Any]]:

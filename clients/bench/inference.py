@@ -180,8 +180,8 @@ def _references(group: Group, args: argparse.Namespace, rng: random.Random) -> d
     return out
 
 
-def _match_events(game: Game, variant: str, rng: random.Random, target: int,
-                  chosen: dict[str, Any] | None = None) -> list[Any]:
+def bot_match_events(game: Game, variant: str, rng: random.Random, target: int,
+                     chosen: dict[str, Any] | None = None) -> list[Any]:
     """One match of the game's random bots (or its first bot), seeded, with the table
     options `chosen` (Clue's players)."""
     info = game.variants()[variant]
@@ -243,7 +243,7 @@ def run_per_update(args: argparse.Namespace, variants: list[str]) -> int:
         for variant in names:
             game = GAMES.game_of_variant(variant)
             _fold_times(game, variant,
-                        _match_events(game, variant, rng, args.target, chosen[variant]),
+                        bot_match_events(game, variant, rng, args.target, chosen[variant]),
                         times[variant])
     ms = 1e3
     width = max(10, *(len(k) + 2 for groups in times.values() for k in groups))
