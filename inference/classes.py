@@ -29,10 +29,6 @@ ClassKey = tuple[tuple[tuple[int, int], ...], tuple[int, ...]]
 """(sorted (mask, size) of the non-forced classes, residual counts) — the cache key."""
 
 
-def popcount(mask: int) -> int:
-    return mask.bit_count()
-
-
 def holders_in(mask: int, holders: tuple[str, ...]) -> list[str]:
     return [h for i, h in enumerate(holders) if mask >> i & 1]
 
