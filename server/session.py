@@ -149,6 +149,10 @@ def _explain(error: ValidationError) -> str:
     return f"{where}: {first.get('msg', 'invalid')}"[:300]
 
 
+def _unsent(frame: str) -> None:
+    """A closed connection's chat member sends nowhere."""
+
+
 class Session:
     """One connection; it is given the tables, the counters and the limits it uses."""
 
@@ -230,9 +234,24 @@ class Session:
                 self._detach(table_id)
             # let the writer flush what is queued, unless the peer is gone
             self.outbox.stop()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, timeout=1.0)
-            writer.cancel()
+            try:
+                done, _ = await asyncio.wait({writer}, timeout=1.0)
+                if done and not writer.cancelled():
+                    # an error it ended with (the socket gone) is read, not raised here:
+                    # raised, its traceback would hold this frame and the writer's, which
+                    # holds the error: a cycle
+                    writer.exception()
+            finally:
+                writer.cancel()
+                self._release()
+
+    def _release(self) -> None:
+        """Break the two cycles through this session (its outbox's stall callback and its
+        chat member's `send` are bound to it), so a closed connection is freed by reference
+        counting: the collector freezes what lives long (server/collector.py) and would not
+        find them."""
+        self.outbox.on_stall = None
+        self.chat.send = _unsent
 
     async def handle(self, text: str | bytes) -> None:
         """Answer one frame; every failure becomes a typed error, never a crash."""

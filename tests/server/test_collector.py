@@ -1,4 +1,5 @@
-"""server/collector.py: what exists frozen, young collections run by the loop."""
+"""server/collector.py: what exists frozen, young collections run by the loop, survivors
+frozen, and the reclaim of cycles among frozen objects."""
 
 from __future__ import annotations
 
@@ -40,22 +41,61 @@ async def test_what_exists_is_frozen_and_the_loop_collects_young_cycles(restored
     node = Node()
     dead = weakref.ref(node)
     del node  # a garbage cycle, far below the allocation threshold: the loop's timer
-    await _collections(0, 2)  # collects it
+    await _collections(2)  # collects it
     assert dead() is None
 
 
-async def test_the_loop_collects_the_middle_generation_too(restored: None) -> None:
-    """Not left to CPython: its own collections seldom fire once the timer keeps the young
-    count low, and a middle generation left alone grows until one does."""
+async def test_what_survives_a_young_collection_is_frozen(restored: None) -> None:
+    """No collection walks an object twice: the loop's young collection, then a freeze."""
     tune_collector()
-    await _collections(1, 2)
+    frozen = gc.get_freeze_count()
+    kept = [[n] for n in range(2000)]  # made after the start: young, and they live on
+    await _collections(1)
+    assert gc.get_freeze_count() >= frozen + len(kept)
+    walked = {id(o) for o in gc.get_objects()}  # every generation a collection walks
+    assert not any(id(k) in walked for k in kept)
 
 
-async def _collections(generation: int, n: int) -> None:
-    """Until `n` more collections of `generation` have run."""
-    seen = gc.get_stats()[generation]["collections"]
-    for _ in range(100 * OLDER):  # the timer runs every YOUNG_INTERVAL: far more than enough
-        if gc.get_stats()[generation]["collections"] >= seen + n:
+async def test_the_reclaim_collects_cycles_among_frozen_objects(
+        restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(collector, "RECLAIM_INTERVAL", collector.YOUNG_INTERVAL)
+    tune_collector()
+    node = Node()
+    dead = weakref.ref(node)
+    grown = [[n] for n in range(gc.get_freeze_count())]  # the frozen set doubles
+    gc.freeze()
+    del node  # a garbage cycle no collection walks, until the reclaim
+    gc.collect()
+    assert dead() is not None
+    for _ in range(100):
+        if dead() is None:
+            break
+        await asyncio.sleep(collector.YOUNG_INTERVAL)
+    assert dead() is None
+    assert gc.get_freeze_count() >= len(grown)
+
+
+async def test_no_reclaim_while_the_frozen_set_holds_its_size(
+        restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reclaim's walk of everything is the one long pause: not without cause."""
+    monkeypatch.setattr(collector, "RECLAIM_INTERVAL", collector.YOUNG_INTERVAL)
+    tune_collector()
+    node = Node()
+    dead = weakref.ref(node)
+    gc.freeze()
+    del node
+    full = gc.get_stats()[2]["collections"]
+    for _ in range(5):
+        await asyncio.sleep(collector.YOUNG_INTERVAL)
+    assert dead() is not None
+    assert gc.get_stats()[2]["collections"] == full
+
+
+async def _collections(n: int) -> None:
+    """Until `n` more young collections have run."""
+    seen = gc.get_stats()[0]["collections"]
+    for _ in range(1000):  # the timer runs every YOUNG_INTERVAL: far more than enough
+        if gc.get_stats()[0]["collections"] >= seen + n:
             return
         await asyncio.sleep(collector.YOUNG_INTERVAL)
-    raise AssertionError(f"the loop ran no collection of generation {generation}")
+    raise AssertionError("the loop ran no young collection")
