@@ -60,11 +60,8 @@ async def test_the_reclaim_collects_cycles_among_frozen_objects(
         restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(collector, "RECLAIM_INTERVAL", collector.YOUNG_INTERVAL)
     tune_collector()
-    node = Node()
-    dead = weakref.ref(node)
     grown = [[n] for n in range(gc.get_freeze_count())]  # the frozen set doubles
-    gc.freeze()
-    del node  # a garbage cycle no collection walks, until the reclaim
+    dead = _frozen_garbage_cycle()
     gc.collect()
     assert dead() is not None
     for _ in range(100):
@@ -80,15 +77,21 @@ async def test_no_reclaim_while_the_frozen_set_holds_its_size(
     """The reclaim's walk of everything is the one long pause: not without cause."""
     monkeypatch.setattr(collector, "RECLAIM_INTERVAL", collector.YOUNG_INTERVAL)
     tune_collector()
-    node = Node()
-    dead = weakref.ref(node)
-    gc.freeze()
-    del node
+    dead = _frozen_garbage_cycle()
     full = gc.get_stats()[2]["collections"]
     for _ in range(5):
         await asyncio.sleep(collector.YOUNG_INTERVAL)
     assert dead() is not None
     assert gc.get_stats()[2]["collections"] == full
+
+
+def _frozen_garbage_cycle() -> weakref.ref[Node]:
+    """A garbage cycle among frozen objects: no collection walks it but the reclaim."""
+    node = Node()
+    dead = weakref.ref(node)
+    gc.freeze()
+    del node
+    return dead
 
 
 async def _collections(n: int) -> None:
