@@ -214,6 +214,10 @@ def stand_in_for(game: TableGame) -> SeatPolicy:
     return policy
 
 
+async def _stopped(seat: Seat, move: Any) -> None:
+    """A stopped bot's act: nothing."""
+
+
 class SeatBot:
     """Plays `seat` with `policy` whenever it is active and it is the seat's turn."""
 
@@ -256,12 +260,17 @@ class SeatBot:
         self.active = False
 
     def stop(self) -> None:
+        """For good: the table stops moving. The bot lets go of what leads back to the
+        table (its `act`, a bound method; its task, whose cancellation's traceback holds
+        the table's frames), so a retired table is freed by reference counting."""
         self.active = False
+        self.act = _stopped
         if self.unsubscribe is not None:
             self.unsubscribe()
             self.unsubscribe = None
         if self._task is not None:
             self._task.cancel()
+            self._task = None
 
     def my_turn(self) -> bool:
         return self.view.my_turn()
