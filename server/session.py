@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -153,6 +154,10 @@ def _unsent(frame: str) -> None:
     """A closed connection's chat member sends nowhere."""
 
 
+_SERIALS = itertools.count(1)
+"""Connection numbers: never reused in a process (an object's id() is, once it is freed)."""
+
+
 class Session:
     """One connection; it is given the tables, the counters and the limits it uses."""
 
@@ -168,6 +173,9 @@ class Session:
         self.limits = limits
         self.guards = guards or default_guards(registry)
         self.peer = _peer(ws)
+        self.asker = f"connection:{next(_SERIALS)}"
+        """This connection as an owner of shared workers' jobs (server/strategy_processes.py,
+        Admission): a job it left running holds its share, and only its share."""
         self.outbox = Outbox(ws, limits.outbox_bytes, limits.send_timeout,
                              lambda: self._cut_off("time"))
         """Written at once while the socket takes them, else queued (server/outbox.py)."""
@@ -327,12 +335,13 @@ class Session:
             self._may_ask()
             attachment = self.attachments.get(message.table_id)
             await self.advice.start(attachment.audience if attachment else None, self.send,
-                                    message, await registry.find(message.table_id))
+                                    message, await registry.find(message.table_id),
+                                    self.asker)
         elif isinstance(message, Odds):  # answered later, by a task (server/tables/odds.py)
             self._may_ask()
             attachment = self.attachments.get(message.table_id)
             await self.odds.start(attachment.audience if attachment else None, self.send,
-                                  message, await registry.find(message.table_id))
+                                  message, await registry.find(message.table_id), self.asker)
         elif isinstance(message, Chat):
             await self.chat.say(message)
 

@@ -118,10 +118,11 @@ class AdviceDesk:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self, audience: str | None, send: Send, message: Advise,
-                    table: TableHandle) -> None:
+                    table: TableHandle, asker: str) -> None:
         """Check the request now (raising ProtocolError); compute and send the answer later.
 
-        `audience` is what the asking connection is attached to this table as (None: not).
+        `audience` is what the asking connection is attached to this table as (None: not);
+        `asker` names the connection among the workers' owners (Session.asker).
         """
         if audience is None or audience == "spectator":
             raise ProtocolError("unauthorized", "advice is for a seated player: join or "
@@ -153,7 +154,6 @@ class AdviceDesk:
                                 "advice for this seat is already being computed")
         self.in_flight.add(key)
         seen = [game.event_to_dict(game.view(e, seat)) for e in events]
-        asker = f"connection:{id(getattr(send, '__self__', send))}"
         task = asyncio.get_running_loop().create_task(
             self._answer(send, message, game, advisor, table.table_id, seat, len(events),
                          seen, asker)

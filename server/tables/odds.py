@@ -45,9 +45,10 @@ class OddsDesk:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self, audience: str | None, send: Send, message: Odds,
-                    table: TableHandle) -> None:
+                    table: TableHandle, asker: str) -> None:
         """Check the request now (raising ProtocolError); compute and send the answer later.
-        `audience`: the asking connection's seat at this table, 'spectator', or None."""
+        `audience`: the asking connection's seat at this table, 'spectator', or None;
+        `asker` names the connection (Session.asker)."""
         offered = self._offered()
         if message.model not in offered:
             raise ProtocolError("unknown_model", f"no model {message.model!r} (offered: "
@@ -70,7 +71,6 @@ class OddsDesk:
             model.check(state)
         except NotModelled as refused:
             raise ProtocolError("wrong_phase", str(refused)) from None
-        asker = f"connection:{id(getattr(send, '__self__', send))}"
         key = (table.table_id, asker)
         if key in self.in_flight:
             raise ProtocolError("rate_limited", "your odds for this table are already being "

@@ -9,6 +9,7 @@ free them.
 
 from __future__ import annotations
 
+import functools
 import gc
 import weakref
 from collections.abc import Iterator
@@ -29,6 +30,15 @@ GIVE_UP = 30.0
 """Seconds before a wait gives up (a bound, never a figure a test checks)."""
 
 
+def _sessions() -> list[weakref.ref[Session]]:
+    """The live sessions (by exact type: isinstance would dereference dead weak proxies)."""
+    return [weakref.ref(o) for o in gc.get_objects() if type(o) is Session]
+
+
+def _freed(ref: weakref.ref[Session]) -> bool:
+    return ref() is None
+
+
 @pytest.fixture
 def no_collector() -> Iterator[None]:
     gc.collect()  # what earlier tests left, out of the way
@@ -46,7 +56,7 @@ async def test_a_closed_session_is_freed(url: str, no_collector: None) -> None:
     table_id = await client.create_table(bots=BOTS3)
     await client.join(table_id, "S", "South")
     await client.chat(table_id, "hello")  # its chat member and outbox both in use
-    live = [weakref.ref(o) for o in gc.get_objects() if isinstance(o, Session)]
+    live = _sessions()
     assert len(live) == 1
     await client.close()
     await wait_for(lambda: live[0]() is None, timeout=GIVE_UP)
@@ -74,3 +84,23 @@ async def test_a_retired_table_is_freed(tmp_path: Path, no_collector: None) -> N
         await wait_for(lambda: table() is None, timeout=GIVE_UP)
     finally:
         await server.stop()
+
+
+async def test_a_freed_sessions_name_among_the_workers_owners_is_never_reused(
+        url: str, no_collector: None) -> None:
+    """Shared workers count each connection's jobs under its name (Admission): a job left
+    running by a closed connection holds that name's share until it ends. A name made from
+    the session's id() came back with the next session at the freed one's address, which
+    then had its advice refused as `busy` (a browser test's hint that never came)."""
+    askers = []
+    for _ in range(20):
+        client = await DominoClient.connect(url)
+        await client.list_tables()  # its session is up
+        (session,) = _sessions()
+        live = session()
+        assert live is not None
+        askers.append(live.asker)
+        del live
+        await client.close()
+        await wait_for(functools.partial(_freed, session), timeout=GIVE_UP)  # memory too
+    assert len(set(askers)) == len(askers)
