@@ -12,10 +12,10 @@ So nothing is walked twice. Every YOUNG_INTERVAL (50 ms) the loop collects the y
 and freezes what survived: a frozen object is in no generation, and no later collection
 walks it. Frozen objects are still freed by reference counting, and what the server lets go
 of after that is acyclic (a session breaks its own cycles when it closes, a table's bots
-theirs when it stops: server/session.py, server/tables/bots.py; both checked in
-tests/server/test_freed_without_collector.py): at 2,500 tables, the middle and full
-collections this replaced found nothing to free in steady play (0 of 119 middle ones, 0 of
-the full ones after seating).
+and belief handles theirs when it stops: server/session.py, server/tables/bots.py,
+server/beliefs/processes.py; checked in tests/server/test_freed_without_collector.py): at
+2,500 tables, the middle and full collections this replaced found nothing to free in steady
+play (0 of 119 middle ones, 0 of the full ones after seating).
 
 Cyclic garbage among frozen objects, if some code makes it, stays in the frozen set, which
 then grows; every RECLAIM_INTERVAL, if the frozen set grew by a quarter since the last

@@ -90,7 +90,9 @@ class ProcessBelief:
 
     def __init__(self, shard: Shard, entry: _Entry, observer: str) -> None:
         self.shard = shard
-        self.entry = entry
+        self.entry: _Entry | None = entry
+        """Its table's entry until it stops (then None: the table holds this handle, the
+        entry holds the table, so a kept entry would be a cycle)."""
         self.table_id = entry.table.table_id
         self.observer = observer
         self.broken = False
@@ -139,7 +141,9 @@ class ProcessBelief:
             self.unsubscribe = None
         if not self.closed:
             self.closed = True
-            self.entry.closed(self)
+            entry, self.entry = self.entry, None
+            if entry is not None:
+                entry.closed(self)
 
 
 class _Entry:

@@ -62,12 +62,16 @@ async def test_a_closed_session_is_freed(url: str, no_collector: None) -> None:
     await wait_for(lambda: live[0]() is None, timeout=GIVE_UP)
 
 
-async def test_a_retired_table_is_freed(tmp_path: Path, no_collector: None) -> None:
+@pytest.mark.parametrize("processes", [0, 1])
+async def test_a_retired_table_is_freed(tmp_path: Path, no_collector: None, processes: int
+                                        ) -> None:
     """S sits with three bots and leaves: the table is abandoned, retired, and freed (its
-    bots held it through their `act` and through their cancelled tasks)."""
+    bots held it through their `act` and through their cancelled tasks; with beliefs in an
+    inference process, its handles' entry held it)."""
     options = TableOptions(grace=0.05, bot_delay=0.01, hand_pause=0.0, retire_after=0.3,
                            abandon_after=0.2)
-    server = DominoServer(make_config(tmp_path, tables=options))
+    server = DominoServer(make_config(tmp_path, tables=options,
+                                      inference_processes=processes))
     await server.start()
     try:
         client = await DominoClient.connect(f"ws://127.0.0.1:{server.port}/ws")
