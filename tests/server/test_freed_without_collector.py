@@ -14,6 +14,7 @@ import gc
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,7 +36,7 @@ def _sessions() -> list[weakref.ref[Session]]:
     return [weakref.ref(o) for o in gc.get_objects() if type(o) is Session]
 
 
-def _freed(ref: weakref.ref[Session]) -> bool:
+def _freed(ref: weakref.ref[Any]) -> bool:
     return ref() is None
 
 
@@ -59,7 +60,7 @@ async def test_a_closed_session_is_freed(url: str, no_collector: None) -> None:
     live = _sessions()
     assert len(live) == 1
     await client.close()
-    await wait_for(lambda: live[0]() is None, timeout=GIVE_UP)
+    await wait_for(functools.partial(_freed, live[0]), timeout=GIVE_UP)
 
 
 @pytest.mark.parametrize("processes", [0, 1])
@@ -85,7 +86,7 @@ async def test_a_retired_table_is_freed(tmp_path: Path, no_collector: None, proc
         assert registry is not None
         table = weakref.ref(registry.tables[table_id])
         await wait_for(lambda: table_id not in registry.tables, timeout=GIVE_UP)
-        await wait_for(lambda: table() is None, timeout=GIVE_UP)
+        await wait_for(functools.partial(_freed, table), timeout=GIVE_UP)
     finally:
         await server.stop()
 
