@@ -17,6 +17,7 @@ All arithmetic is on Python ints (exact at any size); floats appear only in `mar
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -64,54 +65,55 @@ def splits(mask: int, n: int, caps: tuple[int, ...]) -> tuple[Split, ...]:
 @lru_cache(maxsize=4096)
 def _splits(mask: int, n: int, caps: tuple[int, ...]) -> tuple[Split, ...]:
     members = [i for i in range(len(caps)) if mask >> i & 1]
+    if not members:
+        return ((0, 1, (0,) * len(caps)),) if n == 0 else ()
     out: list[Split] = []
     vector = [0] * len(caps)
-
-    def rec(j: int, left: int, denom: int) -> None:
-        h = members[j]
-        if j == len(members) - 1:
-            if left <= caps[h]:
-                vector[h] = left
-                out.append((encode(vector), FACT[n] // (denom * FACT[left]), tuple(vector)))
-                vector[h] = 0
-            return
-        rest = sum(caps[x] for x in members[j + 1 :])
-        for k in range(max(0, left - rest), min(left, caps[h]) + 1):
+    for part in compositions(n, [caps[h] for h in members]):
+        weight = FACT[n]
+        for h, k in zip(members, part, strict=True):
             vector[h] = k
-            rec(j + 1, left - k, denom * FACT[k])
-        vector[h] = 0
-
-    if members:
-        rec(0, n, 1)
-    elif n == 0:
-        out.append((0, 1, tuple(vector)))
+            weight //= FACT[k]
+        out.append((encode(vector), weight, tuple(vector)))
     return tuple(out)
 
 
-def compositions(n: int, caps: list[int] | tuple[int, ...]):
-    """Every vector x with Σ x = n and 0 <= x_i <= caps[i] (the last one takes the rest)."""
+def compositions(n: int, caps: list[int] | tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """Every vector x with Σ x = n and 0 <= x_i <= caps[i], in lexicographic order (the
+    last one takes the rest).
+
+    An odometer, not a recursive closure: a closure that calls itself is a reference cycle,
+    which the server's frozen heap keeps until its reclaim (server/collector.py).
+    """
     k = len(caps)
     if k == 0:
         if n == 0:
             yield ()
         return
-    x = [0] * k
-    rest = [0] * (k + 1)
+    rest = [0] * (k + 1)  # rest[i]: what positions i.. can take at most
     for i in range(k - 1, -1, -1):
         rest[i] = rest[i + 1] + caps[i]
-
-    def rec(i: int, left: int):
-        if i == k - 1:
-            if left <= caps[i]:
-                x[i] = left
-                yield tuple(x)
+    if n > rest[0]:
+        return
+    x = [0] * k
+    left = [0] * k  # left[i]: what positions i.. still have to take
+    left[0] = n
+    for i in range(k - 1):  # the first vector: each position as little as the rest allows
+        x[i] = max(0, left[i] - rest[i + 1])
+        left[i + 1] = left[i] - x[i]
+    while True:
+        x[k - 1] = left[k - 1]
+        yield tuple(x)
+        i = k - 2  # the rightmost position (not the last) that can still take one more
+        while i >= 0 and x[i] >= min(left[i], caps[i]):
+            i -= 1
+        if i < 0:
             return
-        for v in range(max(0, left - rest[i + 1]), min(left, caps[i]) + 1):
-            x[i] = v
-            yield from rec(i + 1, left - v)
-
-    if n <= rest[0]:
-        yield from rec(0, n)
+        x[i] += 1
+        for j in range(i, k - 1):
+            if j > i:
+                x[j] = max(0, left[j] - rest[j + 1])
+            left[j + 1] = left[j] - x[j]
 
 
 Memo = dict[tuple[tuple[int, ...], tuple[int, ...]], int]
@@ -222,10 +224,10 @@ class Tail:
             else:
                 value = 0
                 rest = ns[1:]
-                for x in compositions(n, [Q[a] for a in atoms]):
+                for spread in compositions(n, [Q[a] for a in atoms]):
                     coef = 1
                     Q2 = list(Q)
-                    for a, v in zip(atoms, x, strict=True):
+                    for a, v in zip(atoms, spread, strict=True):
                         if v:
                             coef *= math.comb(Q[a], v)
                             Q2[a] -= v

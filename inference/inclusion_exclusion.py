@@ -303,34 +303,37 @@ def split(position: Position[Item], constraints: Sequence[NotAll[Item]], budget:
     TooManyTerms past `budget` parts.
     """
     out: list[Simplified[Item]] = []
-
-    def walk(pos: Position[Item], pending: Sequence[NotAll[Item]], level: int) -> None:
-        try:
-            simple = simplify(pos, pending)
-        except Infeasible:
-            return
-        if not simple.constraints or (depth is not None and level >= depth):
-            out.append(simple)
-            if len(out) > budget:
-                raise TooManyTerms(f"over {budget} parts")
-            return
-        shared: dict[tuple[Item, int], int] = {}
-        for c in simple.constraints:
-            for pair in c.within:
-                shared[pair] = shared.get(pair, 0) + 1
-        # the shortest constraint, among those the one sharing the most with the others
-        pivot = min(simple.constraints, key=lambda c: (len(c.within),
-                                                       -sum(shared[p] for p in c.within)))
-        rest = [c for c in simple.constraints if c is not pivot]
-        allowed = dict(simple.position.allowed)
-        # first the item whose placement outside its mask settles the most other constraints
-        for t, mask in sorted(pivot.within, key=lambda pair: -shared.get(pair, 0)):
-            part = {**allowed, t: allowed[t] & ~mask}
-            walk(Position(pos.holders, part, pos.counts), rest, level + 1)
-            allowed[t] &= mask
-
-    walk(position, constraints, 0)
+    _split_walk(position, constraints, 0, depth, budget, out)
     return out
+
+
+def _split_walk(pos: Position[Item], pending: Sequence[NotAll[Item]], level: int,
+                depth: int | None, budget: int, out: list[Simplified[Item]]) -> None:
+    """`split`'s branching below one part, appending the finished parts to `out`. Module
+    level, not a closure: a recursive closure is a reference cycle."""
+    try:
+        simple = simplify(pos, pending)
+    except Infeasible:
+        return
+    if not simple.constraints or (depth is not None and level >= depth):
+        out.append(simple)
+        if len(out) > budget:
+            raise TooManyTerms(f"over {budget} parts")
+        return
+    shared: dict[tuple[Item, int], int] = {}
+    for c in simple.constraints:
+        for pair in c.within:
+            shared[pair] = shared.get(pair, 0) + 1
+    # the shortest constraint, among those the one sharing the most with the others
+    pivot = min(simple.constraints, key=lambda c: (len(c.within),
+                                                   -sum(shared[p] for p in c.within)))
+    rest = [c for c in simple.constraints if c is not pivot]
+    allowed = dict(simple.position.allowed)
+    # first the item whose placement outside its mask settles the most other constraints
+    for t, mask in sorted(pivot.within, key=lambda pair: -shared.get(pair, 0)):
+        part = {**allowed, t: allowed[t] & ~mask}
+        _split_walk(Position(pos.holders, part, pos.counts), rest, level + 1, depth, budget, out)
+        allowed[t] &= mask
 
 
 def count_by_parts(position: Position[Item], constraints: Sequence[NotAll[Item]],

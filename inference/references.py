@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Generic
 
@@ -52,37 +53,11 @@ def enumerate_deals(position: Position[Item], budget: int = 2_000_000) -> Estima
     cands = _candidates(position)
     order = sorted(range(len(holders)), key=lambda h: (len(cands[h]), h))
     counts = [dict.fromkeys(position.allowed, 0) for _ in holders]
-    nodes = 0
-
-    def rec(i: int, remaining: frozenset[Item]) -> int:
-        nonlocal nodes
-        h = order[i]
-        if i == len(order) - 1:
-            if len(remaining) != r[h] or not remaining <= cands[h]:
-                return 0
-            for t in remaining:
-                counts[h][t] += 1
-            return 1
-        later = set().union(*(cands[x] for x in order[i + 1 :]))
-        total = 0
-        eligible = sorted(cands[h] & remaining)
-        for combo in itertools.combinations(eligible, r[h]):
-            nodes += 1
-            if nodes > budget:
-                raise BudgetExceeded(f"enumeration passed {budget} nodes")
-            rest = remaining.difference(combo)
-            if not rest <= later and i < len(order) - 1:  # §8.4: prune dead branches early
-                continue
-            sub = rec(i + 1, rest)
-            if sub:
-                total += sub
-                for t in combo:
-                    counts[h][t] += sub
-        return total
-
+    nodes = [0]  # visited search nodes, counted against `budget`
     if not holders:
         return Estimate({}, 1)
-    total = rec(0, frozenset(position.allowed))
+    total = _enumerate_from(0, frozenset(position.allowed), order, cands, r, counts, nodes,
+                            budget)
     if total == 0:
         return Estimate({h: dict.fromkeys(position.allowed, 0.0) for h in holders}, 0)
     # counts were added once per completion below each subset: divide by deals
@@ -90,6 +65,37 @@ def enumerate_deals(position: Position[Item], budget: int = 2_000_000) -> Estima
     for h, holder in enumerate(holders):
         marg[holder] = {t: counts[h][t] / total for t in sorted(position.allowed)}
     return Estimate(marg, total)
+
+
+def _enumerate_from(i: int, remaining: frozenset[Item], order: list[int],
+                    cands: list[set[Item]], r: tuple[int, ...], counts: list[dict[Item, int]],
+                    nodes: list[int], budget: int) -> int:
+    """`enumerate_deals`' search from holder `order[i]` on: adds into `counts` and counts
+    visited nodes in `nodes[0]`. Module level, not a closure: a recursive closure is a
+    reference cycle (function -> cell -> function) that outlives each call."""
+    h = order[i]
+    if i == len(order) - 1:
+        if len(remaining) != r[h] or not remaining <= cands[h]:
+            return 0
+        for t in remaining:
+            counts[h][t] += 1
+        return 1
+    later = set().union(*(cands[x] for x in order[i + 1 :]))
+    total = 0
+    eligible = sorted(cands[h] & remaining)
+    for combo in itertools.combinations(eligible, r[h]):
+        nodes[0] += 1
+        if nodes[0] > budget:
+            raise BudgetExceeded(f"enumeration passed {budget} nodes")
+        rest = remaining.difference(combo)
+        if not rest <= later and i < len(order) - 1:  # §8.4: prune dead branches early
+            continue
+        sub = _enumerate_from(i + 1, rest, order, cands, r, counts, nodes, budget)
+        if sub:
+            total += sub
+            for t in combo:
+                counts[h][t] += sub
+    return total
 
 
 def _arrays(position: Position[Item]) -> tuple[list[Item], np.ndarray, np.ndarray]:
@@ -218,6 +224,34 @@ def constrained(
     return Estimate(_to_marginals(position, tiles, counts, samples), None, samples, attempts)
 
 
+def _place(t: Item, seen: set[int], allowed: Mapping[Item, int], r: tuple[int, ...],
+           owner: dict[Item, int], by_holder: list[list[Item]]) -> bool:
+    """Give `t` a holder, moving others along an augmenting path (`any_deal`); updates
+    `owner` and `by_holder` in place. Module level, not a closure: a recursive closure is a
+    reference cycle."""
+    mask = allowed[t]
+    holders = [h for h in range(len(r)) if mask >> h & 1]
+    for h in holders:
+        if len(by_holder[h]) < r[h]:
+            owner[t] = h
+            by_holder[h].append(t)
+            return True
+    for h in holders:
+        if h in seen:
+            continue
+        seen.add(h)
+        for other in list(by_holder[h]):
+            by_holder[h].remove(other)
+            del owner[other]
+            if _place(other, seen, allowed, r, owner, by_holder):
+                owner[t] = h
+                by_holder[h].append(t)
+                return True
+            owner[other] = h
+            by_holder[h].append(other)
+    return False
+
+
 def any_deal(position: Position[Item]) -> dict[Item, int]:
     """One consistent deal (tile -> holder index) by augmenting paths, for MCMC's start."""
     r = position.counts
@@ -225,31 +259,8 @@ def any_deal(position: Position[Item]) -> dict[Item, int]:
     owner: dict[Item, int] = {}
     by_holder: list[list[Item]] = [[] for _ in r]
 
-    def place(t: Item, seen: set[int]) -> bool:
-        mask = position.allowed[t]
-        holders = [h for h in range(len(r)) if mask >> h & 1]
-        for h in holders:
-            if len(by_holder[h]) < r[h]:
-                owner[t] = h
-                by_holder[h].append(t)
-                return True
-        for h in holders:
-            if h in seen:
-                continue
-            seen.add(h)
-            for other in list(by_holder[h]):
-                by_holder[h].remove(other)
-                del owner[other]
-                if place(other, seen):
-                    owner[t] = h
-                    by_holder[h].append(t)
-                    return True
-                owner[other] = h
-                by_holder[h].append(other)
-        return False
-
     for t in tiles:
-        if not place(t, set()):
+        if not _place(t, set(), position.allowed, r, owner, by_holder):
             raise ValueError("no consistent deal")
     return owner
 

@@ -131,21 +131,7 @@ def list_deals(support: Mapping[Any, Sequence[str]], counts: Mapping[str, int],
     left = dict(counts)
     out: list[dict[str, list[Any]]] = []
     chosen: list[str] = []
-
-    def walk(k: int) -> Iterator[None]:
-        if k == len(items):
-            if all(v == 0 for v in left.values()):
-                yield None
-            return
-        for h in support[items[k]]:
-            if left.get(h, 0) > 0:
-                left[h] -= 1
-                chosen.append(h)
-                yield from walk(k + 1)
-                chosen.pop()
-                left[h] += 1
-
-    for _ in walk(0):
+    for _ in _walk_deals(0, items, support, left, chosen):
         deal: dict[str, list[Any]] = {h: [] for h in counts}
         for item, h in zip(items, chosen, strict=True):
             deal[h].append(item)
@@ -153,6 +139,24 @@ def list_deals(support: Mapping[Any, Sequence[str]], counts: Mapping[str, int],
         if len(out) > budget:
             return None
     return out
+
+
+def _walk_deals(k: int, items: Sequence[Any], support: Mapping[Any, Sequence[str]],
+                left: dict[str, int], chosen: list[str]) -> Iterator[None]:
+    """`list_deals`' search from item `k` on: yields once per complete assignment, with the
+    holders of `items` in `chosen` (and `left` all zero) at that moment. Module level, not a
+    closure: a recursive closure is a reference cycle."""
+    if k == len(items):
+        if all(v == 0 for v in left.values()):
+            yield None
+        return
+    for h in support[items[k]]:
+        if left.get(h, 0) > 0:
+            left[h] -= 1
+            chosen.append(h)
+            yield from _walk_deals(k + 1, items, support, left, chosen)
+            chosen.pop()
+            left[h] += 1
 
 
 def behaviour_belief(uniform: Mapping[str, Mapping[str, float]], consistent: int | None,

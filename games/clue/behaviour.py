@@ -45,7 +45,7 @@ from games.clue.show_model import (
 )
 from games.clue.variants import VARIANTS
 from inference.errors import Infeasible
-from inference.inclusion_exclusion import simplify
+from inference.inclusion_exclusion import NotAll, simplify
 from inference.weighted import Budget, Weighted
 
 JSON = dict[str, Any]
@@ -82,33 +82,38 @@ def list_deals(knowledge: Knowledge, limit: int) -> list[Deal] | None:
     allowed = simple.position.allowed
     cards = sorted(allowed, key=lambda c: (bin(allowed[c]).count("1"), c))
     left = list(simple.position.counts)
-    width = len(left)
     out: list[Deal] = []
     where: Deal = {}
-    nodes = [NODES_PER_DEAL * max(limit, 1)]
+    nodes = [NODES_PER_DEAL * max(limit, 1)]  # the search's node budget, spent in place
+    found = _walk_deals(0, cards, allowed, simple.constraints, left, where, out, nodes, limit)
+    return out if found else None
 
-    def walk(i: int) -> bool:
-        nodes[0] -= 1
-        if nodes[0] < 0:
-            return False
-        if i == len(cards):
-            if all(c.satisfied_by(where) for c in simple.constraints):
-                out.append(dict(where))
-            return len(out) <= limit
-        card = cards[i]
-        mask = allowed[card]
-        for h in range(width):
-            if mask >> h & 1 and left[h] > 0:
-                left[h] -= 1
-                where[card] = h
-                ok = walk(i + 1)
-                left[h] += 1
-                del where[card]
-                if not ok:
-                    return False
-        return True
 
-    return out if walk(0) else None
+def _walk_deals(i: int, cards: Sequence[str], allowed: Mapping[str, int],
+                constraints: Sequence[NotAll[str]], left: list[int], where: Deal,
+                out: list[Deal], nodes: list[int], limit: int) -> bool:
+    """`list_deals`' search from card `i` on: appends the deals satisfying `constraints` to
+    `out`, spending `nodes[0]`; False once past the node budget or `limit` deals. Module level,
+    not a closure: a recursive closure is a reference cycle."""
+    nodes[0] -= 1
+    if nodes[0] < 0:
+        return False
+    if i == len(cards):
+        if all(c.satisfied_by(where) for c in constraints):
+            out.append(dict(where))
+        return len(out) <= limit
+    card = cards[i]
+    mask = allowed[card]
+    for h in range(len(left)):
+        if mask >> h & 1 and left[h] > 0:
+            left[h] -= 1
+            where[card] = h
+            ok = _walk_deals(i + 1, cards, allowed, constraints, left, where, out, nodes, limit)
+            left[h] += 1
+            del where[card]
+            if not ok:
+                return False
+    return True
 
 
 def _holder_names(knowledge: Knowledge) -> list[str]:

@@ -228,22 +228,23 @@ class _Deduction:
 def max_disjoint(family: list[frozenset[str]]) -> list[frozenset[str]]:
     """A largest family of pairwise disjoint sets (exact search; families here are small)."""
     best: list[frozenset[str]] = []
-    ordered = sorted(family, key=len)
-
-    def grow(i: int, chosen: list[frozenset[str]], used: frozenset[str]) -> None:
-        nonlocal best
-        if len(chosen) > len(best):
-            best = list(chosen)
-        if len(chosen) + (len(ordered) - i) <= len(best):
-            return
-        for j in range(i, len(ordered)):
-            if not ordered[j] & used:
-                chosen.append(ordered[j])
-                grow(j + 1, chosen, used | ordered[j])
-                chosen.pop()
-
-    grow(0, [], frozenset())
+    _grow(sorted(family, key=len), 0, [], frozenset(), best)
     return best
+
+
+def _grow(ordered: list[frozenset[str]], i: int, chosen: list[frozenset[str]],
+          used: frozenset[str], best: list[frozenset[str]]) -> None:
+    """max_disjoint's search from `ordered[i]` on, `best` kept in place (module level, not a
+    closure: a closure that calls itself is a reference cycle, server/collector.py)."""
+    if len(chosen) > len(best):
+        best[:] = chosen
+    if len(chosen) + (len(ordered) - i) <= len(best):
+        return
+    for j in range(i, len(ordered)):
+        if not ordered[j] & used:
+            chosen.append(ordered[j])
+            _grow(ordered, j + 1, chosen, used | ordered[j], best)
+            chosen.pop()
 
 
 def deduce(knowledge: Knowledge) -> list[Fact]:

@@ -70,30 +70,35 @@ def enumerate_rows(programme: Programme, limit: int) -> list[tuple[Rows, int]] |
     """Every arrangement the exact programme counts, as (rows, labelled multiplicity); None
     when there are more than `limit` distinct ones."""
     out: list[tuple[Rows, int]] = []
-    kinds = programme.kinds
-    shape = programme.shape
     chosen: list[tuple[int, ...]] = []
 
-    def walk(i: int, state: tuple[int, ...], weight: int) -> bool:
-        if i == len(kinds):
-            out.append(({k: list(r) for k, r in zip(kinds, chosen, strict=True)}, weight))
-            return len(out) <= limit
-        for option in programme.options[i]:
-            shift = programme._shift(option)
-            nxt = tuple(a + b for a, b in zip(state, shift, strict=True))
-            if any(v >= n for v, n in zip(nxt, shape, strict=True)):
-                continue
-            if not programme.backward[i + 1][nxt]:
-                continue
-            chosen.append(option.row)
-            ok = walk(i + 1, nxt, weight * int(option.weight))
-            chosen.pop()
-            if not ok:
-                return False
-        return True
+    start = (0,) * len(programme.shape)
+    return out if _walk_rows(0, start, 1, programme, limit, chosen, out) else None
 
-    start = (0,) * len(shape)
-    return out if walk(0, start, 1) else None
+
+def _walk_rows(i: int, state: tuple[int, ...], weight: int, programme: Programme, limit: int,
+               chosen: list[tuple[int, ...]], out: list[tuple[Rows, int]]) -> bool:
+    """`enumerate_rows`' search from kind `i` on, the rows so far in `chosen`: appends each
+    arrangement to `out`; False once there are more than `limit`. Module level, not a closure:
+    a recursive closure is a reference cycle."""
+    kinds = programme.kinds
+    shape = programme.shape
+    if i == len(kinds):
+        out.append(({k: list(r) for k, r in zip(kinds, chosen, strict=True)}, weight))
+        return len(out) <= limit
+    for option in programme.options[i]:
+        shift = programme._shift(option)
+        nxt = tuple(a + b for a, b in zip(state, shift, strict=True))
+        if any(v >= n for v, n in zip(nxt, shape, strict=True)):
+            continue
+        if not programme.backward[i + 1][nxt]:
+            continue
+        chosen.append(option.row)
+        ok = _walk_rows(i + 1, nxt, weight * int(option.weight), programme, limit, chosen, out)
+        chosen.pop()
+        if not ok:
+            return False
+    return True
 
 
 class Arrangements:
