@@ -1,5 +1,6 @@
 """Every variant's belief leaves no cyclic garbage: folded through a whole match, with
-snapshots, for every audience, it makes nothing that only the cycle collector could free.
+snapshots, for every audience, it makes nothing that only the cycle collector could free;
+and a retired table of every variant is freed by reference counting.
 
 The server, its inference processes and the workers freeze what survives a young
 collection (server/collector.py); a cycle that is alive when a collection runs (a belief
@@ -12,14 +13,31 @@ its slow paths run too.
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import json
+import weakref
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+from websockets.asyncio.client import ClientConnection, connect
 
+from games.interface import SPECTATOR
+from games.seat_view import SeatFold
 from inference.counting import clear_caches
-from tests.conformance.cases import SEEDS, TABLE_CASES, Case, ids, match
+from server.tables.local import TableOptions
+from tests.conformance.cases import REGISTRY, SEEDS, TABLE_CASES, Case, ids, match
+from tests.conftest import make_config, serving
+from tests.server.helpers import wait_for
+
+GIVE_UP = 120.0
+"""Seconds a wait gives up after (a costly belief on a loaded machine): a bound, never a
+figure a test checks."""
+FREED = 30.0
+"""Seconds a retired table may take to be freed: at once, when nothing holds it in a cycle."""
 
 
 def fold(case: Case, seed: int) -> None:
@@ -64,3 +82,47 @@ def test_a_belief_makes_no_cyclic_garbage(case: Case, collector_off: None) -> No
     gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds unreachable goes to gc.garbage
     gc.collect()
     assert gc.garbage == [], describe(gc.garbage)
+
+
+async def _frame(ws: ClientConnection) -> dict[str, Any]:
+    return json.loads(await asyncio.wait_for(ws.recv(), GIVE_UP))
+
+
+async def _reply(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
+    await ws.send(json.dumps(message))
+    while (frame := await _frame(ws)).get("id") != message["id"]:
+        pass
+    return frame
+
+
+@pytest.mark.parametrize("case", TABLE_CASES, ids=ids(TABLE_CASES))
+async def test_a_retired_table_of_every_variant_is_freed_by_reference_counting(
+        case: Case, tmp_path: Path, collector_off: None) -> None:
+    """Bots in every seat, a spectator to the end (so its beliefs are computed); once the
+    spectator has left and the table is retired, reference counting alone frees it."""
+    options = TableOptions(grace=30.0, bot_delay=0.0, hand_pause=0.0, retire_after=0.2)
+    async with serving(make_config(tmp_path, games=REGISTRY, tables=options)) as server:
+        async with connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
+            listed = await _reply(ws, {"type": "list_variants", "id": 1})
+            offered = next(v for v in listed["variants"] if v["name"] == case.variant)
+            created = await _reply(ws, {
+                "type": "create_table", "id": 2, "variant": case.variant,
+                "options": {o["name"]: o["default"] for o in offered["options"]},
+                "bots": dict.fromkeys(offered["seats"], "random")})
+            assert created["type"] == "table_created", created
+            table_id = created["table_id"]
+            watching = await _reply(ws, {"type": "watch", "id": 3, "table_id": table_id})
+            assert watching["type"] == "watching", watching
+            fold = SeatFold(case.game, SPECTATOR)
+            while True:  # the match, to its last event's belief
+                frame = await _frame(ws)
+                if frame["type"] == "event":
+                    fold.fold(case.game.parse_event(frame["event"]))
+                elif frame["type"] == "belief" and fold.finished \
+                        and frame["seq"] == fold.last_seq:
+                    break
+        registry = server.registry
+        assert registry is not None
+        table = weakref.ref(registry.tables[table_id])
+        await wait_for(lambda: table_id not in registry.tables, timeout=GIVE_UP)
+        await wait_for(lambda: table() is None, timeout=FREED)
