@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import weakref
 from typing import Any
 
 from archive.reader import Archive
@@ -55,7 +56,10 @@ class Cluster:
         self.forwarder = Forwarder(self.link, topics, node, forward_timeout)
         self.leases = Leases(db, node, lease_seconds)
         self.registry: Registry | None = None
-        self.remote: dict[str, RemoteTable] = {}
+        self.remote: weakref.WeakValueDictionary[str, RemoteTable] = (
+            weakref.WeakValueDictionary())
+        """Handles on tables other servers own, while something holds them (a feed, a command
+        under way): one per table for all its connections here, gone with the last of them."""
         self.takeovers = 0
         self.lost = 0
         self._taking: dict[str, asyncio.Task[Table | None]] = {}
