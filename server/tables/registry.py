@@ -14,7 +14,7 @@ import contextlib
 import json
 import secrets
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, Protocol
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -56,8 +56,9 @@ class Locator(Protocol):
     given the registry) imports this module one way only.
     """
 
-    remote: dict[str, RemoteTable]
-    """Handles on tables other servers own, by table id."""
+    @property
+    def remote(self) -> Mapping[str, RemoteTable]:
+        """Handles on tables other servers own, by table id (those something holds)."""
 
     async def start(self, registry: Registry) -> int: ...
 
