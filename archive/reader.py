@@ -8,6 +8,7 @@ the registry the archive was given; none named: the registry's default game).
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from typing import Any
 
 from archive.matches import ArchiveError, UnknownMatch, game_of_payload, list_matches, load_match
@@ -16,6 +17,9 @@ from games.interface import Game, UnknownGame
 from games.registry import GAMES, Registry
 from storage import EventStore
 
+GAMES_KNOWN = 4096
+"""Matches whose game an Archive remembers (about 100 bytes each; a miss is one row read)."""
+
 
 class Archive:
     """Async reads of one store's matches and tables (the store stays the caller's)."""
@@ -23,8 +27,9 @@ class Archive:
     def __init__(self, store: EventStore, games: Registry = GAMES) -> None:
         self.store = store
         self.games = games
-        self._game_of: dict[str, Game] = {}
-        """Match id -> its game, read once from the match's first event."""
+        self._game_of: OrderedDict[str, Game] = OrderedDict()
+        """Match id -> its game, read once from the match's first event (the latest
+        GAMES_KNOWN: a long-running server reads ever new matches)."""
 
     async def events(self, match_id: str, after_seq: int = 0) -> list[Any]:
         """A match's events after `after_seq`, typed (the referee's log)."""
@@ -39,6 +44,7 @@ class Archive:
         registry does not host)."""
         known = self._game_of.get(match_id)
         if known is not None:
+            self._game_of.move_to_end(match_id)
             return known
         first = await asyncio.to_thread(self.store.read, match_id, 0, 1)
         if not first or first[0].type != "match_started":
@@ -47,6 +53,8 @@ class Archive:
             game = self._game_of[match_id] = game_of_payload(first[0].payload, self.games)
         except UnknownGame as error:
             raise ArchiveError(f"match {match_id!r}: {error}") from error
+        if len(self._game_of) > GAMES_KNOWN:
+            self._game_of.popitem(last=False)
         return game
 
     async def last_seq(self, stream: str) -> int:

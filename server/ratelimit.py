@@ -97,12 +97,18 @@ class TableQuota:
     """Unfinished tables created from one address (and, in the Session, one connection).
 
     `alive(table_id)` says whether a table still counts (hosted and not finished); ids that
-    no longer count are dropped whenever the address creates again."""
+    no longer count are dropped whenever the address creates again, and from every address
+    once the map has doubled since the last sweep (an address that never comes back would
+    otherwise stay for as long as the server runs)."""
+
+    SWEEP_FLOOR = 1024
+    """Addresses held before the first sweep of them all."""
 
     def __init__(self, per_address: int, alive: Callable[[str], bool]) -> None:
         self.per_address = per_address
         self.alive = alive
         self.by_address: dict[str, set[str]] = {}
+        self._sweep_at = self.SWEEP_FLOOR
 
     def check(self, address: str, own: set[str], per_connection: int) -> None:
         """Refuse (`limit_reached`) a new table over either limit; prunes `own` as well."""
@@ -120,6 +126,19 @@ class TableQuota:
 
     def add(self, address: str, table_id: str) -> None:
         self.by_address.setdefault(address, set()).add(table_id)
+        if len(self.by_address) > self._sweep_at:
+            self.sweep()
+
+    def sweep(self) -> None:
+        """Drop every id that no longer counts, and the addresses left with none (amortised:
+        the next sweep waits until the map has doubled again)."""
+        for address in list(self.by_address):
+            held = {t for t in self.by_address[address] if self.alive(t)}
+            if held:
+                self.by_address[address] = held
+            else:
+                del self.by_address[address]
+        self._sweep_at = max(self.SWEEP_FLOOR, 2 * len(self.by_address))
 
 
 class BacklogGate:
