@@ -356,17 +356,19 @@ class Session:
     def _room_for(self, table_id: str) -> None:
         """Refuse (`limit_reached`) a new attachment past `attached_tables` tables in play,
         before a seat is claimed or a backlog read. A finished or retired table does not
-        count (a client playing rematch after rematch on one connection never leaves)."""
+        count (a client playing rematch after rematch on one connection never leaves): at
+        the limit, the connection lets go of the one of those it attached to longest ago,
+        so it never holds more than `attached_tables` feeds, chat rooms and presences."""
         if table_id in self.attachments or len(self.attachments) < self.limits.attached_tables:
             return
         registry = self.registry
         remote = registry.cluster.remote if registry.cluster is not None else {}
-        following = sum(1 for t in self.attachments
-                        if table_alive(registry, t) or t in remote)
-        if following >= self.limits.attached_tables:
-            raise ProtocolError("limit_reached", f"this connection follows {following} "
+        in_play = {t for t in self.attachments if table_alive(registry, t) or t in remote}
+        if len(in_play) >= self.limits.attached_tables:
+            raise ProtocolError("limit_reached", f"this connection follows {len(in_play)} "
                                 f"tables in play (limit {self.limits.attached_tables}); "
                                 "leave one first")
+        self._detach(next(t for t in self.attachments if t not in in_play))
 
     # -- commands ------------------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 
 - `resume` (and `watch`) with a bogus seq: typed `bad_request`, nothing attached, the seat
   still resumable.
-- One connection following any number of tables: bounded (`attached_tables`).
+- One connection following any number of tables: bounded (`attached_tables`), finished
+  ones too (the oldest of them let go at the limit).
 - An `advise` flood: each request used to fold the table's whole log on the event loop
   before being refused; now a per-connection and a per-address bucket refuse it first.
 (Slow HTTP clients: tests/security/test_connections.py; signed MQTT messages:
@@ -12,12 +13,14 @@ tests/security/test_private_bus.py.)
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 from typing import Any
 
 from websockets.asyncio.client import connect
 
 from server.app import DominoServer
+from server.session import Session
 from tests.security.conftest import Start
 from tests.security.test_bounded_resources import ask, ws_url
 from tests.server.helpers import wait_for
@@ -109,3 +112,33 @@ async def test_an_advise_flood_is_refused_before_any_work_and_bots_play_on(
     assert "internal" not in codes
     assert server.guards.asks_refused >= 80 - 6
     assert server.health()["asks_refused"] == server.guards.asks_refused
+
+
+async def test_watching_ever_more_finished_tables_holds_no_more_than_the_limit(
+        start: Start) -> None:
+    """Before: finished tables did not count against `attached_tables`, so one connection
+    watching finished match after finished match kept a feed, a chat room and a presence
+    for each (a rate token a watch: fifty a second, for as long as it stayed connected).
+    Now at the limit the one attached longest ago among those no longer in play is let go;
+    the tables in play are still refused past it."""
+    server = await start(attached_tables=3)
+    registry = server.registry
+    assert registry is not None
+    bots = dict.fromkeys(("S", "W", "N", "E"), "random")
+    async with connect(ws_url(server)) as ws:
+        finished = [(await ask(ws, {"type": "create_table", "id": n, "bots": bots,
+                                    "target": 10}))["table_id"] for n in range(6)]
+        await wait_for(lambda: all(registry.tables[t].finished for t in finished), timeout=60)
+        for n, table_id in enumerate(finished):
+            reply = await ask(ws, {"type": "watch", "id": f"w{n}", "table_id": table_id})
+            assert reply["type"] == "watching" and reply["finished"], reply
+        (session,) = [o for o in gc.get_objects() if type(o) is Session]
+        assert list(session.attachments) == finished[-3:]  # the latest three
+        assert set(registry.book) == set(finished[-3:])  # presences let go of too
+        assert sum(server.registry.tables[t].spectators for t in finished) == 3
+        live = [(await ask(ws, {"type": "create_table", "id": f"l{n}"}))["table_id"]
+                for n in range(4)]
+        replies = [await ask(ws, {"type": "watch", "table_id": t}) for t in live]
+        assert [r["type"] for r in replies] == ["watching"] * 3 + ["error"]
+        assert replies[3]["code"] == "limit_reached"
+        assert list(session.attachments) == live[:3]
