@@ -38,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--abandon-after", type=float, default=300.0,
                         help="seconds a match in play goes on with every player disconnected "
                              "before the table stops as abandoned (default: %(default)s)")
+    parser.add_argument("--close-empty-after", type=float, default=1800.0,
+                        help="seconds a table waiting for players may stay with no player "
+                             "connected to a seat before it is closed (default: %(default)s)")
     parser.add_argument("--bot-delay", type=float, default=0.6,
                         help="seconds a bot waits before moving (default: %(default)s)")
     parser.add_argument("--hand-pause", type=float, default=3.0,
@@ -127,8 +130,10 @@ def run(args: argparse.Namespace) -> int:
     configure(args.log_level.upper())
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port {args.port}: a port is 0 to 65535")
-    if min(args.grace, args.bot_delay, args.hand_pause, args.abandon_after) < 0:
-        raise CommandError("--grace, --abandon-after, --bot-delay and --hand-pause must "
+    if min(args.grace, args.bot_delay, args.hand_pause, args.abandon_after,
+           args.close_empty_after) < 0:
+        raise CommandError("--grace, --abandon-after, --close-empty-after, --bot-delay and "
+                           "--hand-pause must "
                            "be >= 0")
     if args.mqtt and not args.db.startswith(("postgresql://", "postgres://", "postgresql+")):
         raise CommandError("--mqtt needs a shared PostgreSQL store: --db postgresql://...")
@@ -167,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         outbox_bytes=args.outbox_bytes,
         tables=TableOptions(
             grace=args.grace, bot_delay=args.bot_delay, hand_pause=args.hand_pause,
-            abandon_after=args.abandon_after,
+            abandon_after=args.abandon_after, close_empty_after=args.close_empty_after,
         ),
     )
 

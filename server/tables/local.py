@@ -89,6 +89,10 @@ class TableOptions:
     abandon_after: float = 300.0
     """Seconds a match in play may go on with every person seat disconnected before the
     table stops as "abandoned" (long enough for a phone that slept to come back)."""
+    close_empty_after: float = 1800.0
+    """Seconds a table still waiting for players may stay with no person connected to a
+    seat (none may have sat yet) before it is closed as "abandoned" and retired: a lobby
+    left behind does not stay listed, nor held, for as long as the server runs."""
 
 
 @dataclass
@@ -173,7 +177,7 @@ class Table:
     @property
     def status(self) -> str:
         if self.state is None:
-            return "waiting"
+            return "abandoned" if self.abandoned else "waiting"
         if self.game.game.is_over(self.state):
             return "finished"
         return "abandoned" if self.abandoned else "playing"
@@ -214,6 +218,7 @@ class Table:
         if self.state is None and self._seated():
             self._enqueue_quietly(self._start_match)
         self._after_change()
+        self._review_abandon()  # a table nobody sits at: its clock starts now
 
     async def close(self) -> None:
         """Finish the jobs already queued (their commits and acks), then stop."""
@@ -277,6 +282,8 @@ class Table:
             if seat in self.seats:
                 holder = self.seats[seat]
                 raise ProtocolError("seat_taken", f"seat {seat} is taken by {holder.name!r}")
+            if self.abandoned:
+                raise abandoned_error(self.last_seq)
             token = new_token()
             record = {
                 "type": "seat_claimed",
@@ -288,6 +295,7 @@ class Table:
             self.side_seq += 1
             self.seats[seat] = SeatRecord(record["name"], None, record["token_sha256"])
             log("seat_claimed", table=self.table_id, seat=seat, name=record["name"])
+            self._restart_abandon_clock()  # a sign of life, before its connection attaches
             if self.state is None and self._seated():
                 self._enqueue_quietly(self._start_match)  # its own job: the seat is claimed
             return token
@@ -312,9 +320,7 @@ class Table:
             CLOCK.leave()
         seq = await self.apply(seat, command, command_id)
         if self._abandon_handle is not None:
-            self._abandon_handle.cancel()
-            self._abandon_handle = None
-            self._review_abandon()
+            self._restart_abandon_clock()
         return seq
 
     async def apply(self, seat: Seat, command: Any, command_id: str | int | None) -> int:
@@ -585,20 +591,34 @@ class Table:
 
     def _review_abandon(self) -> None:
         """Start the abandon clock when every person seat of a match in play is
-        disconnected; stop it when one comes back (it restarts only when all are gone
-        again). A table of bots only has nobody to wait for: it is never abandoned."""
+        disconnected, or when a table waiting for players has no person connected to a
+        seat (`close_empty_after`); stop it when one comes back (it restarts only when all
+        are gone again). A match of bots only has nobody to wait for: it is never
+        abandoned."""
         gone = self._everyone_gone()
         if gone and self._abandon_handle is None:
+            after = (self.options.close_empty_after if self.status == "waiting"
+                     else self.options.abandon_after)
             self._abandon_handle = asyncio.get_running_loop().call_later(
-                self.options.abandon_after, self._abandon_over)
+                after, self._abandon_over)
         elif not gone and self._abandon_handle is not None:
             self._abandon_handle.cancel()
             self._abandon_handle = None
 
+    def _restart_abandon_clock(self) -> None:
+        """A sign of life (a move, a seat claimed): the abandon clock starts over, if the
+        table is still empty of connected people at all."""
+        if self._abandon_handle is not None:
+            self._abandon_handle.cancel()
+            self._abandon_handle = None
+        self._review_abandon()
+
     def _everyone_gone(self) -> bool:
         people = [seat for seat in self.seats if self.is_person(seat)]
-        return (bool(people) and not self._closing and self.status == "playing"
-                and all(self.connected[seat] <= 0 for seat in people))
+        away = all(self.connected[seat] <= 0 for seat in people)
+        if self._closing or not away:
+            return False
+        return self.status == "waiting" or (bool(people) and self.status == "playing")
 
     def _abandon_over(self) -> None:
         self._abandon_handle = None
@@ -611,13 +631,14 @@ class Table:
         the referee deals no more; the log stays as stored, a side record in the seats
         stream says where it stopped (a restart does not bring the table back); retired
         after `retire_after` like a finished table."""
-        if not self._everyone_gone():
-            return  # someone came back while the jobs before this one ran
+        if not self._everyone_gone() or self._abandon_handle is not None:
+            return  # someone came back, or a sign of life restarted the clock, meanwhile
+        waiting = self.status == "waiting"
         self.abandoned = True
         self._stop_moving()
         self.autopilot.clear()
-        log("table_abandoned", table=self.table_id, seq=self.last_seq,
-            after=self.options.abandon_after)
+        log("table_abandoned", table=self.table_id, seq=self.last_seq, waiting=waiting,
+            after=self.options.close_empty_after if waiting else self.options.abandon_after)
         self._schedule_retire()
         record = {"type": ABANDONED, "event_seq": self.last_seq}
         await self.store.append(seats_stream(self.table_id), self.side_seq, [record])

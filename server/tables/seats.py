@@ -59,11 +59,16 @@ class StandIn:
 
 ABANDONED = "table_abandoned"
 """The seats-stream record of a table whose people all left for `abandon_after` seconds: its
-match stopped unfinished at `event_seq` (the match's own log is left as it was)."""
+match stopped unfinished at `event_seq` (the match's own log is left as it was); at
+`event_seq` 0, a table closed while it waited for players (`close_empty_after`)."""
 
 
 def abandoned_error(last_seq: int) -> ProtocolError:
-    """The answer to a move or a resume at an abandoned table."""
+    """The answer to a move, a resume or a join at an abandoned table."""
+    if last_seq == 0:
+        return ProtocolError("table_abandoned",
+                             "this table was closed: it waited for players with nobody "
+                             "at it too long; create a new one")
     return ProtocolError("table_abandoned",
                          f"this table was abandoned: every player was away too long, so "
                          f"the match stopped unfinished after event {last_seq}; its replay "

@@ -248,3 +248,55 @@ async def test_a_resume_through_another_server_of_a_cluster_is_told(tmp_path: Pa
         finally:
             for server in servers:
                 await server.stop()
+
+
+async def test_a_table_nobody_sits_at_is_closed_then_retired(tmp_path: Path) -> None:
+    """Before: a table still waiting for players was never abandoned (only a match in play
+    was), so every lobby left behind stayed hosted and listed for as long as the server ran.
+    Now one with no person connected to a seat for `close_empty_after` closes as abandoned
+    (its creator, connected but not seated, does not count), refuses a join, and retires."""
+    server = await _started(tmp_path, _options(close_empty_after=0.2, retire_after=1.0))
+    try:
+        client = await DominoClient.connect(f"ws://127.0.0.1:{server.port}/ws")
+        table_id = await client.create_table(target=500, bots=BOTS3)  # South stays empty
+        assert server.registry is not None
+        table = server.registry.tables[table_id]
+        await wait_for(lambda: table.status == "abandoned", timeout=GIVE_UP)
+        listed = {t.table_id: t for t in (await client.list_tables()).tables}
+        assert listed[table_id].status == "abandoned"
+        with pytest.raises(ServerError) as refused:
+            await client.join(table_id, "S", "South")
+        assert refused.value.code == "table_abandoned"
+        assert "S" not in table.seats
+        last, records = _stored(server, table_id)
+        assert last == 0
+        assert [r["event_seq"] for r in records if r.get("type") == "table_abandoned"] == [0]
+        await wait_for(lambda: table_id not in server.registry.tables,  # type: ignore[union-attr]
+                       timeout=GIVE_UP)
+        await client.close()
+    finally:
+        await server.stop()
+    server = await _started(tmp_path, _options())  # a restart does not bring it back
+    try:
+        assert server.registry is not None and table_id not in server.registry.tables
+    finally:
+        await server.stop()
+
+
+async def test_a_waiting_table_with_a_player_at_it_stays_open(tmp_path: Path) -> None:
+    """South sits and waits for East: the table stays open however long, and its clock
+    starts only once South has gone."""
+    server = await _started(tmp_path, _options(close_empty_after=0.2))
+    try:
+        client = await DominoClient.connect(f"ws://127.0.0.1:{server.port}/ws")
+        table_id = await client.create_table(target=500, bots={"W": "random", "N": "random"})
+        await client.join(table_id, "S", "South")
+        assert server.registry is not None
+        table = server.registry.tables[table_id]
+        await wait_for(lambda: table.connected["S"] == 1, timeout=GIVE_UP)
+        await asyncio.sleep(1.0)  # five periods with South at the table
+        assert table.status == "waiting" and table._abandon_handle is None
+        await client.close()
+        await wait_for(lambda: table.status == "abandoned", timeout=GIVE_UP)
+    finally:
+        await server.stop()
