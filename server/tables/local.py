@@ -16,6 +16,7 @@ table, a move and its id record either both commit or neither does.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import secrets
 import time
@@ -165,6 +166,8 @@ class Table:
         self.abandoned = False
         """Every person left for `abandon_after` seconds: the match stopped unfinished."""
         self._abandon_handle: asyncio.TimerHandle | None = None
+        self._signs_of_life = 0
+        """Moves and seats claimed: an abandonment queued before the latest is called off."""
         self.ended_at: float | None = None
         """When no more moves were to come (time.time()): finished or abandoned."""
 
@@ -295,7 +298,7 @@ class Table:
             self.side_seq += 1
             self.seats[seat] = SeatRecord(record["name"], None, record["token_sha256"])
             log("seat_claimed", table=self.table_id, seat=seat, name=record["name"])
-            self._restart_abandon_clock()  # a sign of life, before its connection attaches
+            self._sign_of_life()  # before its connection attaches
             if self.state is None and self._seated():
                 self._enqueue_quietly(self._start_match)  # its own job: the seat is claimed
             return token
@@ -319,8 +322,7 @@ class Table:
         finally:
             CLOCK.leave()
         seq = await self.apply(seat, command, command_id)
-        if self._abandon_handle is not None:
-            self._restart_abandon_clock()
+        self._sign_of_life()
         return seq
 
     async def apply(self, seat: Seat, command: Any, command_id: str | int | None) -> int:
@@ -605,9 +607,10 @@ class Table:
             self._abandon_handle.cancel()
             self._abandon_handle = None
 
-    def _restart_abandon_clock(self) -> None:
-        """A sign of life (a move, a seat claimed): the abandon clock starts over, if the
-        table is still empty of connected people at all."""
+    def _sign_of_life(self) -> None:
+        """A move or a seat claimed: an abandonment already due (queued behind other jobs)
+        is called off, and the clock starts over if every person is still away."""
+        self._signs_of_life += 1
         if self._abandon_handle is not None:
             self._abandon_handle.cancel()
             self._abandon_handle = None
@@ -623,16 +626,16 @@ class Table:
     def _abandon_over(self) -> None:
         self._abandon_handle = None
         if self._everyone_gone():
-            self._enqueue_quietly(self._abandon)
+            self._enqueue_quietly(functools.partial(self._abandon, self._signs_of_life))
 
-    async def _abandon(self) -> None:
+    async def _abandon(self, signs_of_life: int) -> None:
         """Stop the match unfinished (inside the actor: no commit is in flight, and any move
         queued after this is refused, `table_abandoned`). No bot nor stand-in moves again,
         the referee deals no more; the log stays as stored, a side record in the seats
         stream says where it stopped (a restart does not bring the table back); retired
         after `retire_after` like a finished table."""
-        if not self._everyone_gone() or self._abandon_handle is not None:
-            return  # someone came back, or a sign of life restarted the clock, meanwhile
+        if not self._everyone_gone() or signs_of_life != self._signs_of_life:
+            return  # someone came back, or moved or sat down, while the jobs before ran
         waiting = self.status == "waiting"
         self.abandoned = True
         self._stop_moving()

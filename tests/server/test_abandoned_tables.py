@@ -300,3 +300,38 @@ async def test_a_waiting_table_with_a_player_at_it_stays_open(tmp_path: Path) ->
         await wait_for(lambda: table.status == "abandoned", timeout=GIVE_UP)
     finally:
         await server.stop()
+
+
+async def _after_the_queue(table: Table) -> None:
+    """Every job queued so far has run (the actor is first in, first out)."""
+
+    async def nothing() -> None:
+        return None
+
+    await table.call(nothing)
+
+
+async def test_a_due_abandonment_survives_the_bots_moves_and_yields_to_a_sign_of_life(
+        tmp_path: Path) -> None:
+    """The clock fired and the abandonment waits behind other jobs: the bots' moves meanwhile
+    re-arm the clock (every event reviews it) but do not call it off; a person's move or
+    a seat claimed does. The clock is driven by hand here (a period no test waits for)."""
+    server = await _started(tmp_path, _options(abandon_after=3600.0))
+    try:
+        table, _token = await _seat_and_leave(server)
+        await wait_for(lambda: table._abandon_handle is not None, timeout=GIVE_UP)
+        assert table._abandon_handle is not None
+        table._abandon_handle.cancel()
+        table._abandon_over()  # the clock fires: the abandonment is queued
+        table._sign_of_life()  # ... and a move of South's arrives before it runs
+        await _after_the_queue(table)
+        assert table.status == "playing"
+
+        assert table._abandon_handle is not None  # the clock started over
+        table._abandon_handle.cancel()
+        table._abandon_over()  # it fires again
+        table._review_absence()  # a bot's event re-arms it before the job runs
+        await _after_the_queue(table)
+        assert table.status == "abandoned"
+    finally:
+        await server.stop()
