@@ -291,6 +291,9 @@ class MqttBus:
     def _on_marker(self, table_id: str, audience: str, node: str, *, following: bool) -> None:
         if node == self.node:
             return  # our own marker (a retained copy from before a reconnection)
+        if table_id not in self._table_refs:
+            return  # a table we let go of, its unsubscription still on its way to the
+            # broker: kept, the entry would stay (the retained markers come back with us)
         pair = (table_id, audience)
         nodes = self._followers.get(pair)
         if not following:

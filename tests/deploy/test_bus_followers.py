@@ -200,3 +200,30 @@ async def test_markers_are_set_again_after_a_reconnection(mqtt_url: str, prefix:
     finally:
         for link in links:
             await link.stop()
+
+
+async def test_a_marker_after_the_last_subscriber_left_leaves_nothing_behind(
+        mqtt_url: str, prefix: str) -> None:
+    """The owner's last subscriber of a table leaves: it forgets the table's followers and
+    unsubscribes. A follower's marker already on its way (delivered before the broker took
+    the unsubscription) used to recreate the entry, which then stayed for as long as the
+    server ran; the bus now takes markers only for tables it follows. Coming back, the
+    owner learns the marker again from the broker (it is retained)."""
+    topics = Topics(prefix)
+    tag = uuid.uuid4().hex[:8]
+    owner_link = MqttLink(mqtt_url, f"owner-{tag}", lambda t, p: owner.on_message(t, p))
+    owner = MqttBus(owner_link, topics, "owner")
+    await owner_link.start()
+    try:
+        unsubscribe = owner.subscribe(TABLE, "S", "belief", lambda e: None)
+        await owner.ensure_subscribed(TABLE)
+        unsubscribe()  # the last one: the table's followers are forgotten
+        owner.on_message(topics.follower(TABLE, "W", "late"), b"1")  # the marker in flight
+        assert owner.followers(TABLE, "W") == frozenset()
+        assert not owner._followers
+        owner_link.publish(topics.follower(TABLE, "W", "late"), b"1", qos=1, retain=True)
+        owner.subscribe(TABLE, "S", "belief", lambda e: None)  # back: retained markers come
+        await until(lambda: owner.followers(TABLE, "W") == {"late"}, "the retained marker")
+        owner_link.publish(topics.follower(TABLE, "W", "late"), b"", qos=1, retain=True)
+    finally:
+        await owner_link.stop()
