@@ -117,20 +117,29 @@ class ChatDesk:
             room.names.update({s: str(c.get("name") or s) for s, c in claims.items()})
         return room.names.get(seat, seat)
 
-    def listen(self, room: Room, send: Send) -> tuple[int, Callable[[], None]]:
-        """Send `room`'s future lines to `send` until the returned call (with the key that
-        names this listener); the room is dropped (its lines stay stored) when nobody
-        listens any more."""
+    def listen(self, room: Room, send: Send) -> tuple[Room, int, Callable[[], None]]:
+        """Send the table's future lines to `send` until the returned call (with the room
+        listened at and the key that names this listener); the room is dropped (its lines
+        stay stored) when nobody listens any more.
+
+        The room listened at is the table's room now: `room`, put back if its last listener
+        dropped it while this connection was entering, or the one another connection has
+        loaded since. One room per table, or the table's chat would be split in two."""
+        room = self.rooms.setdefault(room.table_id, room)
         self._next_key += 1
         key = self._next_key
         room.listeners[key] = send
 
         def stop() -> None:
             room.listeners.pop(key, None)
-            if not room.listeners and self.rooms.get(room.table_id) is room:
-                del self.rooms[room.table_id]
+            self.let_go(room)
 
-        return key, stop
+        return room, key, stop
+
+    def let_go(self, room: Room) -> None:
+        """Drop `room` if nobody listens at it (also an entry that stopped half-way)."""
+        if not room.listeners and self.rooms.get(room.table_id) is room:
+            del self.rooms[room.table_id]
 
     async def post(self, room: Room, seat: str | None, name: str, text: str,
                    speaker: int, command_id: str | int | None) -> ChatLine:
@@ -193,20 +202,24 @@ class ChatMember:
         self.leave(table_id)
         marker = self._entering[table_id] = object()
         seat = None if audience == "spectator" else audience
+        room: Room | None = None
         try:
             room = await self.desk.room(table_id)
             name = await self.desk.seat_name(room, seat) if seat is not None else ""
         except Exception as error:  # the table is theirs all the same, without its chat
             log("chat_unavailable", table=table_id, error=repr(error)[:200])
             self._entering.pop(table_id, None)
+            if room is not None:
+                self.desk.let_go(room)  # loaded for nobody: not kept
             return
         if self._entering.get(table_id) is not marker:
+            self.desk.let_go(room)
             return  # left (or attached again) while the room was read
         del self._entering[table_id]
+        room, key, stop = self.desk.listen(room, self.send)
         if seat is None:
             room.spectators += 1
             name = f"Spectator {room.spectators}"
-        key, stop = self.desk.listen(room, self.send)
         self.tables[table_id] = _Seat(room, seat, name, key, stop)
         if room.lines:  # a table nobody talked at sends nothing new (old clients see no change)
             self.send(ChatHistory(table_id=table_id, lines=list(room.lines)).model_dump_json())
