@@ -6,7 +6,8 @@ keeps its own `url` (a store URL)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+import gc
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,20 @@ async def server(tmp_path: Path) -> AsyncIterator[DominoServer]:
 @pytest.fixture
 def url(server: DominoServer) -> str:
     return f"ws://127.0.0.1:{server.port}/ws"
+
+
+@pytest.fixture
+def collector_off() -> Iterator[None]:
+    """The cycle collector off for the test (what earlier tests left collected first): only
+    reference counting frees, as for what the long-running processes freeze
+    (server/collector.py)."""
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if was:
+            gc.enable()

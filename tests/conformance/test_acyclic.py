@@ -18,7 +18,6 @@ import gc
 import json
 import weakref
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,19 +56,6 @@ def describe(garbage: list[object]) -> str:
     functions = Counter(getattr(o, "__qualname__", "?") for o in garbage
                         if type(o).__name__ in ("function", "generator"))
     return f"{len(garbage)} objects: {kinds.most_common(6)}; functions {functions.most_common(6)}"
-
-
-@pytest.fixture
-def collector_off() -> Iterator[None]:
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-        if was:
-            gc.enable()
 
 
 @pytest.mark.parametrize("case", TABLE_CASES, ids=ids(TABLE_CASES))

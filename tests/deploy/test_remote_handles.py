@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
 import weakref
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -22,27 +21,11 @@ from websockets.asyncio.client import connect
 from server.app import DominoServer
 from tests.conftest import make_config
 from tests.games.toy.player import request
-from tests.server.helpers import wait_for
+from tests.server.helpers import freed, wait_for
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.postgres]
 GIVE_UP = 30.0
 """Seconds a wait gives up after: a bound, never a figure a test checks."""
-
-
-def _freed(ref: weakref.ref[object]) -> bool:
-    return ref() is None
-
-
-@pytest.fixture
-def collector_off() -> Iterator[None]:
-    gc.collect()
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 @contextlib.asynccontextmanager
@@ -75,5 +58,5 @@ async def test_a_remote_tables_handle_goes_once_nobody_uses_it(
                                                    "table_id": table_id})
                 assert watching["type"] == "watching", (round_, watching)
                 handle = weakref.ref(cluster.remote[table_id])
-            await wait_for(functools.partial(_freed, handle), timeout=GIVE_UP)
+            await wait_for(functools.partial(freed, handle), timeout=GIVE_UP)
             assert table_id not in cluster.remote

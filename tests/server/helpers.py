@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from collections.abc import Callable
+from typing import Any
 
 from clients.python import DominoClient
 from protocol import EventMessage, ServerMessage
@@ -43,3 +45,8 @@ async def wait_for(condition: Callable[[], bool], timeout: float = 10) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError("condition not met in time")
         await asyncio.sleep(0.01)
+
+
+def freed(ref: weakref.ref[Any]) -> bool:
+    """Whether the object `ref` names is gone (for wait_for with functools.partial)."""
+    return ref() is None

@@ -12,9 +12,7 @@ from __future__ import annotations
 import functools
 import gc
 import weakref
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -24,7 +22,7 @@ from server.app import DominoServer
 from server.session import Session
 from server.tables.local import TableOptions
 from tests.conftest import make_config
-from tests.server.helpers import wait_for
+from tests.server.helpers import freed, wait_for
 
 BOTS3 = {"W": "random", "N": "random", "E": "random"}
 GIVE_UP = 30.0
@@ -36,23 +34,7 @@ def _sessions() -> list[weakref.ref[Session]]:
     return [weakref.ref(o) for o in gc.get_objects() if type(o) is Session]
 
 
-def _freed(ref: weakref.ref[Any]) -> bool:
-    return ref() is None
-
-
-@pytest.fixture
-def no_collector() -> Iterator[None]:
-    gc.collect()  # what earlier tests left, out of the way
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-async def test_a_closed_session_is_freed(url: str, no_collector: None) -> None:
+async def test_a_closed_session_is_freed(url: str, collector_off: None) -> None:
     client = await DominoClient.connect(url)
     table_id = await client.create_table(bots=BOTS3)
     await client.join(table_id, "S", "South")
@@ -60,11 +42,11 @@ async def test_a_closed_session_is_freed(url: str, no_collector: None) -> None:
     live = _sessions()
     assert len(live) == 1
     await client.close()
-    await wait_for(functools.partial(_freed, live[0]), timeout=GIVE_UP)
+    await wait_for(functools.partial(freed, live[0]), timeout=GIVE_UP)
 
 
 @pytest.mark.parametrize("processes", [0, 1])
-async def test_a_retired_table_is_freed(tmp_path: Path, no_collector: None, processes: int
+async def test_a_retired_table_is_freed(tmp_path: Path, collector_off: None, processes: int
                                         ) -> None:
     """S sits with three bots and leaves: the table is abandoned, retired, and freed (its
     bots held it through their `act` and through their cancelled tasks; with beliefs in an
@@ -86,13 +68,13 @@ async def test_a_retired_table_is_freed(tmp_path: Path, no_collector: None, proc
         assert registry is not None
         table = weakref.ref(registry.tables[table_id])
         await wait_for(lambda: table_id not in registry.tables, timeout=GIVE_UP)
-        await wait_for(functools.partial(_freed, table), timeout=GIVE_UP)
+        await wait_for(functools.partial(freed, table), timeout=GIVE_UP)
     finally:
         await server.stop()
 
 
 async def test_a_freed_sessions_name_among_the_workers_owners_is_never_reused(
-        url: str, no_collector: None) -> None:
+        url: str, collector_off: None) -> None:
     """Shared workers count each connection's jobs under its name (Admission): a job left
     running by a closed connection holds that name's share until it ends. A name made from
     the session's id() came back with the next session at the freed one's address, which
@@ -107,5 +89,5 @@ async def test_a_freed_sessions_name_among_the_workers_owners_is_never_reused(
         askers.append(live.asker)
         del live
         await client.close()
-        await wait_for(functools.partial(_freed, session), timeout=GIVE_UP)  # memory too
+        await wait_for(functools.partial(freed, session), timeout=GIVE_UP)  # memory too
     assert len(set(askers)) == len(askers)
