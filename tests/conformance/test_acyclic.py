@@ -35,8 +35,6 @@ from tests.server.helpers import wait_for
 GIVE_UP = 120.0
 """Seconds a wait gives up after (a costly belief on a loaded machine): a bound, never a
 figure a test checks."""
-FREED = 30.0
-"""Seconds a retired table may take to be freed: at once, when nothing holds it in a cycle."""
 
 
 def fold(case: Case, seed: int) -> None:
@@ -85,7 +83,9 @@ async def _reply(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any
 async def test_a_retired_table_of_every_variant_is_freed_by_reference_counting(
         case: Case, tmp_path: Path, collector_off: None) -> None:
     """Bots in every seat, a spectator to the end (so its beliefs are computed); once the
-    spectator has left and the table is retired, reference counting alone frees it."""
+    spectator has left and the table is retired, reference counting alone frees it. A
+    costly belief (Uno's, on the inference thread) may still be computing when the table
+    retires, as it does here 0.2 s after the match: the table is freed once it is done."""
     options = TableOptions(grace=30.0, bot_delay=0.0, hand_pause=0.0, retire_after=0.2)
     async with serving(make_config(tmp_path, games=REGISTRY, tables=options)) as server:
         async with connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
@@ -100,15 +100,15 @@ async def test_a_retired_table_of_every_variant_is_freed_by_reference_counting(
             watching = await _reply(ws, {"type": "watch", "id": 3, "table_id": table_id})
             assert watching["type"] == "watching", watching
             fold = SeatFold(case.game, SPECTATOR)
-            while True:  # the match, to its last event's belief
+            beliefs = 0
+            while not fold.finished:  # the match to its end, its beliefs as they come
                 frame = await _frame(ws)
                 if frame["type"] == "event":
                     fold.fold(case.game.parse_event(frame["event"]))
-                elif frame["type"] == "belief" and fold.finished \
-                        and frame["seq"] == fold.last_seq:
-                    break
+                beliefs += frame["type"] == "belief"
+            assert beliefs, "no belief was computed"
         registry = server.registry
         assert registry is not None
         table = weakref.ref(registry.tables[table_id])
         await wait_for(lambda: table_id not in registry.tables, timeout=GIVE_UP)
-        await wait_for(lambda: table() is None, timeout=FREED)
+        await wait_for(lambda: table() is None, timeout=GIVE_UP)
