@@ -133,8 +133,7 @@ def run(args: argparse.Namespace) -> int:
     if min(args.grace, args.bot_delay, args.hand_pause, args.abandon_after,
            args.close_empty_after) < 0:
         raise CommandError("--grace, --abandon-after, --close-empty-after, --bot-delay and "
-                           "--hand-pause must "
-                           "be >= 0")
+                           "--hand-pause must be >= 0")
     if args.mqtt and not args.db.startswith(("postgresql://", "postgres://", "postgresql+")):
         raise CommandError("--mqtt needs a shared PostgreSQL store: --db postgresql://...")
     if args.mqtt:
