@@ -19,10 +19,9 @@ import json
 import weakref
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
 from games.interface import SPECTATOR
 from games.seat_view import SeatFold
@@ -30,6 +29,7 @@ from inference.counting import clear_caches
 from server.tables.local import TableOptions
 from tests.conformance.cases import REGISTRY, SEEDS, TABLE_CASES, Case, ids, match
 from tests.conftest import make_config, serving
+from tests.games.toy.player import request
 from tests.server.helpers import wait_for
 
 GIVE_UP = 120.0
@@ -68,17 +68,6 @@ def test_a_belief_makes_no_cyclic_garbage(case: Case, collector_off: None) -> No
     assert gc.garbage == [], describe(gc.garbage)
 
 
-async def _frame(ws: ClientConnection) -> dict[str, Any]:
-    return json.loads(await asyncio.wait_for(ws.recv(), GIVE_UP))
-
-
-async def _reply(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
-    await ws.send(json.dumps(message))
-    while (frame := await _frame(ws)).get("id") != message["id"]:
-        pass
-    return frame
-
-
 @pytest.mark.parametrize("case", TABLE_CASES, ids=ids(TABLE_CASES))
 async def test_a_retired_table_of_every_variant_is_freed_by_reference_counting(
         case: Case, tmp_path: Path, collector_off: None) -> None:
@@ -89,20 +78,20 @@ async def test_a_retired_table_of_every_variant_is_freed_by_reference_counting(
     options = TableOptions(grace=30.0, bot_delay=0.0, hand_pause=0.0, retire_after=0.2)
     async with serving(make_config(tmp_path, games=REGISTRY, tables=options)) as server:
         async with connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
-            listed = await _reply(ws, {"type": "list_variants", "id": 1})
+            listed = await request(ws, {"type": "list_variants", "id": 1})
             offered = next(v for v in listed["variants"] if v["name"] == case.variant)
-            created = await _reply(ws, {
+            created = await request(ws, {
                 "type": "create_table", "id": 2, "variant": case.variant,
                 "options": {o["name"]: o["default"] for o in offered["options"]},
                 "bots": dict.fromkeys(offered["seats"], "random")})
             assert created["type"] == "table_created", created
             table_id = created["table_id"]
-            watching = await _reply(ws, {"type": "watch", "id": 3, "table_id": table_id})
+            watching = await request(ws, {"type": "watch", "id": 3, "table_id": table_id})
             assert watching["type"] == "watching", watching
             fold = SeatFold(case.game, SPECTATOR)
             beliefs = 0
             while not fold.finished:  # the match to its end, its beliefs as they come
-                frame = await _frame(ws)
+                frame = json.loads(await asyncio.wait_for(ws.recv(), GIVE_UP))
                 if frame["type"] == "event":
                     fold.fold(case.game.parse_event(frame["event"]))
                 beliefs += frame["type"] == "belief"

@@ -68,11 +68,13 @@ async def _seat_and_leave(server: DominoServer) -> tuple[Table, str]:
     return server.registry.tables[table_id], token
 
 
-def _stored(server: DominoServer, table_id: str) -> tuple[int, list[dict[str, object]]]:
-    """The match log's length and the seats stream's records, as stored."""
+def _abandoned_at(server: DominoServer, table_id: str) -> tuple[int, list[object]]:
+    """The match log's length as stored, and the `event_seq` of each `table_abandoned`
+    record in the seats stream."""
     with EventStore(server.config.db) as store:
-        return (store.last_seq(table_id),
-                [e.payload for e in store.read(seats_stream(table_id))])
+        last = store.last_seq(table_id)
+        records = [e.payload for e in store.read(seats_stream(table_id))]
+    return last, [r["event_seq"] for r in records if r.get("type") == "table_abandoned"]
 
 
 async def test_everyone_gone_ends_the_table_and_says_so(tmp_path: Path) -> None:
@@ -101,10 +103,8 @@ async def test_everyone_gone_ends_the_table_and_says_so(tmp_path: Path) -> None:
         assert [m.seq for m in seen] == list(range(1, frozen + 1))  # nothing after the stop
         assert table.last_seq == frozen
 
-        last, records = _stored(server, table_id)
-        assert last == frozen  # the match log stays as it was: no event was added
-        assert [r["event_seq"] for r in records if r.get("type") == "table_abandoned"] == [
-            frozen]
+        # the match log stays as it was (no event was added); one record says where it stopped
+        assert _abandoned_at(server, table_id) == (frozen, [frozen])
 
         # retired like a finished table; resume still says why, watch still shows it
         await wait_for(lambda: table_id not in server.registry.tables,  # type: ignore[union-attr]
@@ -268,9 +268,7 @@ async def test_a_table_nobody_sits_at_is_closed_then_retired(tmp_path: Path) -> 
             await client.join(table_id, "S", "South")
         assert refused.value.code == "table_abandoned"
         assert "S" not in table.seats
-        last, records = _stored(server, table_id)
-        assert last == 0
-        assert [r["event_seq"] for r in records if r.get("type") == "table_abandoned"] == [0]
+        assert _abandoned_at(server, table_id) == (0, [0])
         await wait_for(lambda: table_id not in server.registry.tables,  # type: ignore[union-attr]
                        timeout=GIVE_UP)
         await client.close()
