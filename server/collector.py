@@ -13,7 +13,8 @@ and freezes what survived: a frozen object is in no generation, and no later col
 walks it. Frozen objects are still freed by reference counting, and what the server lets go
 of after that is acyclic (a session breaks its own cycles when it closes, a table's bots
 and belief handles theirs when it stops: server/session.py, server/tables/bots.py,
-server/beliefs/processes.py; checked in tests/server/test_freed_without_collector.py): at
+server/beliefs/processes.py; checked in tests/server/test_freed_without_collector.py, and
+for every game's belief and table in tests/conformance/test_acyclic.py): at
 2,500 tables, the middle and full collections this replaced found nothing to free in steady
 play (every one timed: the middle ones over 20 ms and the full ones after seating).
 
