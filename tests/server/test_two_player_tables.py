@@ -49,9 +49,13 @@ async def test_a_two_player_table_of_bots_with_an_exact_spectator_overlay(
     assert played and played <= {"S", "N"}, played
     # both bots act: a seat that never played passed or drew each time it was to act (a
     # block-2 hand can end with one seat playing all its tiles while the other is blocked:
-    # one CI run met it)
-    acted = {e.seat for e in typed if e.type in ("tile_played", "passed", "tiles_drawn")}
-    assert acted == {"S", "N"}, [e.type for e in typed]
+    # one CI run met it). Unless the lead alone blocked the hand: in block-2, when every
+    # other tile of the lead's numbers sleeps, the hand ends at once, before the other
+    # seat's first turn (a later CI run met that: one tile played, then hand_ended)
+    moves = [e for e in typed if e.type in ("tile_played", "passed", "tiles_drawn")]
+    ended = next(e for e in typed if e.type == "hand_ended")
+    blocked_at_once = len(moves) == 1 and ended.reason == "blocked"
+    assert blocked_at_once or {e.seat for e in moves} == {"S", "N"}, [e.type for e in typed]
     for event in events:  # the spectator never sees a hand or a drawn tile
         if event["type"] in ("hand_dealt", "tiles_drawn"):
             assert event["tiles"] is None
