@@ -19,6 +19,8 @@ partnership-6's in the same run, with their ratios for the same view.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import math
 import random
 import statistics
@@ -26,6 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from clients.bench.dp_misses import BAND, REPEATS, MissLog, MissRecorder, report
 from clients.table_options import add_table_options, chosen_options
 from games.dominoes.audience import Audience, view
 from games.dominoes.belief_partnership import Belief
@@ -70,6 +73,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "per-update times only, beside partnership-6")
     parser.add_argument("--two-player", action="store_true",
                         help="per-update times only: partnership-6, block-2 and draw-2")
+    parser.add_argument("--misses", action="store_true",
+                        help="with the per-update times: the count's cache misses of each "
+                        "variant's slowest spectator updates, solved again cold "
+                        "(clients/bench/dp_misses.py)")
     add_table_options(parser)  # for the other game's variants, e.g. --variant clue --players 5
 
 
@@ -196,10 +203,12 @@ def bot_match_events(game: Game, variant: str, rng: random.Random, target: int,
 
 
 def _fold_times(game: Game, variant: str, events: list[Any],
-                updates: dict[str, list[float]]) -> None:
+                updates: dict[str, list[float]], misses: MissRecorder | None = None,
+                missed: MissLog | None = None) -> None:
     """Apply + snapshot at every event, for every observer, through the game interface (what
     the server's belief workers do), in CPU time of the thread; a belief that names its kind
-    of position (GroupsPositions) also files the update under "view, kind"."""
+    of position (GroupsPositions) also files the update under "view, kind". With `misses`,
+    the spectator's updates go to `missed` with the keys the count missed on."""
     seats = match_seats(game, events[0])
     clock = time.thread_time
     for observer in (*seats, SPECTATOR):
@@ -209,14 +218,23 @@ def _fold_times(game: Game, variant: str, events: list[Any],
         grouped = belief if isinstance(belief, GroupsPositions) else None
         for event in events:
             seen = game.view(event, observer)
-            start = clock()
-            belief.apply(seen)
-            belief.snapshot_dict()
-            spent = clock() - start
+            if misses is not None and missed is not None and observer == SPECTATOR:
+                spent, keys = misses.timed(functools.partial(_update, belief, seen), clock)
+                missed.updates.append((spent, keys))
+            else:
+                start = clock()
+                belief.apply(seen)
+                belief.snapshot_dict()
+                spent = clock() - start
             times.append(spent)
             named = grouped.bench_group() if grouped is not None else None
             if named:
                 updates.setdefault(f"{kind}, {named}", []).append(spent)
+
+
+def _update(belief: Any, seen: Any) -> None:
+    belief.apply(seen)
+    belief.snapshot_dict()
 
 
 def _declared_options(args: argparse.Namespace, info: VariantInfo) -> dict[str, Any]:
@@ -239,12 +257,15 @@ def run_per_update(args: argparse.Namespace, variants: list[str]) -> int:
                                                 for v in names}
     chosen = {v: {} if v == "partnership-6" else _declared_options(args, GAMES.variant(v))
               for v in names}  # the reference row plays its defaults
-    for _ in range(args.matches):
-        for variant in names:
-            game = GAMES.game_of_variant(variant)
-            _fold_times(game, variant,
-                        bot_match_events(game, variant, rng, args.target, chosen[variant]),
-                        times[variant])
+    missed = {v: MissLog() for v in names}
+    with contextlib.ExitStack() as stack:
+        recorder = stack.enter_context(MissRecorder().installed()) if args.misses else None
+        for _ in range(args.matches):
+            for variant in names:
+                game = GAMES.game_of_variant(variant)
+                _fold_times(game, variant,
+                            bot_match_events(game, variant, rng, args.target, chosen[variant]),
+                            times[variant], recorder, missed[variant])
     ms = 1e3
     width = max(10, *(len(k) + 2 for groups in times.values() for k in groups))
     head = (f"{'variant':<14}{'view':<{width}}{'updates':>9}{'p50 ms':>10}{'p99 ms':>10}"
@@ -269,6 +290,11 @@ def run_per_update(args: argparse.Namespace, variants: list[str]) -> int:
           "run, so the same load on the machine). A view \"seat, K\" or \"spectator, K\": the same "
           "view's updates at positions its belief names as kind K (Uno: 4+ draws, after a "
           "reshuffle), also counted in the view's own row.")
+    if args.misses:
+        print(f"\nthe spectator's updates from the {BAND[0]:.1%} to the {BAND[1]:.1%} "
+              "percentile: the keys the count missed on, solved again with its caches cold "
+              f"(best of {REPEATS}, variants interleaved; CPU time)")
+        print("\n".join(report(missed, "partnership-6")))
     return 0
 
 

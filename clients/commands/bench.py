@@ -14,6 +14,8 @@ BENCHMARKS = {
     "inference": ("clients.bench.inference", "exact inference per update vs the seed's references"),
     "bursts": ("clients.bench.bursts", "the same belief updates back to back and in bursts "
                "after idle (what a paced move costs the inference process)"),
+    "transport-floor": ("clients.bench.transport_floor", "a paced move's frames through a bare "
+                        "WebSocket server: the CPU per move no game, store or inference adds"),
     "texas42": ("clients.bench.texas42", "Texas 42: the compiled solver against the pure-Python "
                 "reference on the same deals (solves/s, identical values); the oracle at N = 150"),
     "solver42": ("clients.bench.texas42", "the same as texas42 (its former name)"),
