@@ -39,6 +39,7 @@ from server.connections import ConnectionGuard, guarded_connection, refused_for_
 from server.feeds.bus import Bus, InProcessBus
 from server.feeds.topics import DEFAULT_PARTITIONS, DEFAULT_PREFIX, Topics
 from server.http import WEB_ROOT, make_process_request
+from server.keepalive import HeardConnection, Keepalive
 from server.logs import log
 from server.metrics import Metrics, rss_bytes, watch_loop_lag
 from server.ratelimit import AddressBuckets, BacklogGate, TableQuota
@@ -189,6 +190,8 @@ class DominoServer:
                                                 config.header_timeout, config.send_buffer)
         self._server: Server | None = None
         self._lag_task: asyncio.Task[None] | None = None
+        self.keepalive: Keepalive | None = None
+        self._keepalive_task: asyncio.Task[None] | None = None
         self.port = config.port
 
     async def start(self) -> None:
@@ -238,14 +241,20 @@ class DominoServer:
             compression=None,
             max_size=self.config.hard_max_message,
             max_queue=64,
-            ping_interval=self.config.ping_interval,
-            ping_timeout=self.config.ping_timeout,
+            ping_interval=None,  # server/keepalive.py pings the quiet connections only
+            ping_timeout=None,
             # the opening handshake includes process_request's HTTP routes (a replay's advice
             # may take seconds of CPU): websockets' 10 s default closed them unanswered
             open_timeout=HTTP_ROUTE_TIMEOUT,
             server_header="domino-oracle",
             backlog=self.config.listen_backlog,
         )
+        if self.config.ping_interval is not None:
+            server = self._server
+            self.keepalive = Keepalive(
+                self.config.ping_interval, self.config.ping_timeout or self.config.ping_interval,
+                lambda: [c for c in server.connections if isinstance(c, HeardConnection)])
+            self._keepalive_task = asyncio.create_task(self.keepalive.run(), name="keepalive")
         sockets = self._server.sockets
         if sockets:
             self.port = sockets[0].getsockname()[1]
@@ -348,6 +357,8 @@ class DominoServer:
                 "slow_readers_by": dict(guards.slow_readers_by),
                 "asks_refused": guards.asks_refused,
                 **self.connection_guard.health(),
+                **({"keepalive_pings": self.keepalive.pings, "keepalive_cut": self.keepalive.cut}
+                   if self.keepalive else {}),
                 "catch_ups_refused": guards.backlogs.refused,
                 **(self.replays.gate.health() if self.replays else {})}
 
@@ -382,6 +393,8 @@ class DominoServer:
             await self.cluster.release()  # our tables drained: the others may take them now
         if self._lag_task is not None:
             self._lag_task.cancel()
+        if self._keepalive_task is not None:
+            self._keepalive_task.cancel()
         if self.store is not None:
             await self.store.aclose()
         strategy_processes.release()

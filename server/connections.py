@@ -27,6 +27,8 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Response
 
+from server.keepalive import HeardConnection
+
 
 @dataclass
 class ConnectionGuard:
@@ -70,7 +72,7 @@ def refusal(limit: int) -> Response:
 def guarded_connection(limit: ConnectionGuard) -> type[ServerConnection]:
     """A websockets connection class counted in `limit` from accept to close."""
 
-    class Guarded(ServerConnection):
+    class Guarded(HeardConnection):
         address = "-"
         over_limit = False
         _deadline: asyncio.TimerHandle | None = None
