@@ -97,14 +97,15 @@ def sizes(keys: list[ClassKey]) -> tuple[float, float, float]:
 
 
 def report(logs: dict[str, MissLog], reference: str) -> list[str]:
-    """Lines: per variant, the band's missed keys solved cold, beside the reference's."""
+    """Lines: per variant, the band's missed keys solved cold, beside the reference's (its
+    DP ms per miss as "x ref")."""
     keys = {variant: band_keys(log) for variant, log in logs.items()}
     for variant_keys in keys.values():  # warm the split lists and tail memos once
         for key in variant_keys:
             counting.count_key(key)
     cost = cold_ms_per_key(keys)
     lines = [f"{'variant':<14}{'band updates':>13}{'misses':>8}{'DP ms/miss':>12}"
-             f"{'x ' + reference[:6]:>10}{'holders':>9}{'classes':>9}{'enumerated':>11}"]
+             f"{'x ref':>10}{'holders':>9}{'classes':>9}{'enumerated':>11}"]
     for variant, log in logs.items():
         band = int(BAND[1] * len(log.updates)) - int(BAND[0] * len(log.updates))
         holders, classes, enumerated = sizes(keys[variant])

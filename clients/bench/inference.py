@@ -293,7 +293,7 @@ def run_per_update(args: argparse.Namespace, variants: list[str]) -> int:
     if args.misses:
         print(f"\nthe spectator's updates from the {BAND[0]:.1%} to the {BAND[1]:.1%} "
               "percentile: the keys the count missed on, solved again with its caches cold "
-              f"(best of {REPEATS}, variants interleaved; CPU time)")
+              f"(best of {REPEATS}, variants interleaved; CPU time; ref: partnership-6)")
         print("\n".join(report(missed, "partnership-6")))
     return 0
 
