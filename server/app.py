@@ -252,7 +252,7 @@ class DominoServer:
         if self.config.ping_interval is not None:
             server = self._server
             self.keepalive = Keepalive(
-                self.config.ping_interval, self.config.ping_timeout or self.config.ping_interval,
+                self.config.ping_interval, self.config.ping_timeout,
                 lambda: [c for c in server.connections if isinstance(c, HeardConnection)])
             self._keepalive_task = asyncio.create_task(self.keepalive.run(), name="keepalive")
         sockets = self._server.sockets

@@ -9,7 +9,7 @@ without), a fifth of what the bare transport costs. Yet a peer whose bytes keep 
 alive without being asked: every read stamps its connection (`HeardConnection`, its
 `data_received`), a pong's too. So one sweep every quarter of `interval` pings each
 connection silent for `interval` seconds once (a ping frame written at once, as the outbox
-writes its frames), and cuts one still silent `timeout` seconds after its ping, as
+writes its frames), and cuts one still silent `timeout` seconds after its ping (None: never), as
 websockets' keepalive would have (its peer is gone or stuck). A connection mid-game sends a
 move every few seconds and is not pinged; a spectator's is, as before.
 """
@@ -21,6 +21,8 @@ import contextlib
 from collections.abc import Callable, Iterable
 
 from websockets.asyncio.server import ServerConnection
+
+from server.logs import log
 
 
 class HeardConnection(ServerConnection):
@@ -39,7 +41,7 @@ class HeardConnection(ServerConnection):
 class Keepalive:
     """Pings quiet connections and cuts the ones that stay quiet; counts both for /healthz."""
 
-    def __init__(self, interval: float, timeout: float,
+    def __init__(self, interval: float, timeout: float | None,
                  connections: Callable[[], Iterable[HeardConnection]]) -> None:
         self.interval = interval
         self.timeout = timeout
@@ -51,7 +53,10 @@ class Keepalive:
         loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(self.interval / 4)
-            self.sweep(loop.time())
+            try:
+                self.sweep(loop.time())
+            except Exception as error:  # a bug here must not end keepalive for good
+                log("keepalive_failed", error=repr(error))
 
     def sweep(self, now: float) -> None:
         """One pass over the open connections at loop time `now`."""
@@ -64,7 +69,7 @@ class Keepalive:
                 ws.pinged = now
                 self.pings += 1
                 _ping(ws)
-            elif now - pinged >= self.timeout:
+            elif self.timeout is not None and now - pinged >= self.timeout:
                 self.cut += 1
                 ws.transport.abort()  # connection_lost ends its handler (1006)
 
