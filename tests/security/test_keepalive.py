@@ -47,8 +47,7 @@ def _server_side(server: DominoServer) -> list[HeardConnection]:
 async def test_a_peer_that_never_answers_its_ping_is_cut(start: Start) -> None:
     server = await start(ping_interval=0.2, ping_timeout=0.2)
     sock = await deaf_websocket(server.port)
-    got = await _eof(sock)
-    assert got.startswith(b"\x89\x00")  # a ping, then nothing but the cut
+    await _eof(sock)  # (the ping's two bytes may have come with the handshake's answer)
     assert server.keepalive is not None
     assert server.keepalive.cut == 1 and server.keepalive.pings >= 1
     assert server.health()["keepalive_cut"] == 1
