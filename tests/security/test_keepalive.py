@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
+from collections.abc import Callable
 
 from websockets.asyncio.client import connect
 
@@ -36,6 +37,14 @@ async def _eof(sock: socket.socket, bound: float = 30.0) -> bytes:
             return got
         got += chunk
     raise AssertionError(f"still open after {bound} s; got {got!r}")
+
+
+async def _until(condition: Callable[[], bool], bound: float = 30.0) -> None:
+    """Wait until `condition` holds (it only waits as long as it takes; fails past `bound`)."""
+    deadline = time.monotonic() + bound
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {bound} s"
+        await asyncio.sleep(0.01)
 
 
 def _server_side(server: DominoServer) -> list[HeardConnection]:
@@ -68,11 +77,7 @@ async def test_a_quiet_peer_is_pinged_once_and_kept_when_it_answers(start: Start
         assert keepalive.pings == 1 and ws.pinged == heard + HOUR + 0.5
         keepalive.sweep(heard + HOUR + 1.5)  # its ping is out: no second one
         assert keepalive.pings == 1
-        for _ in range(300):  # the client's pong stamps the connection when it is read
-            if ws.heard > heard:
-                break
-            await asyncio.sleep(0.01)
-        assert ws.heard > heard
+        await _until(lambda: ws.heard > heard)  # the client's pong stamps the connection
         # the pong came "before" the ping's loop time here (the sweep ran at a time of our
         # choosing): stamp order is what the sweep reads, so ask again from the pong on
         answered = ws.heard
@@ -93,11 +98,7 @@ async def test_a_peer_that_keeps_sending_is_never_pinged_and_a_silent_one_is_cut
     first = ws.heard
     loop = asyncio.get_running_loop()
     await loop.sock_sendall(sock, masked_text('{"type": "list_tables", "id": 1}'))
-    for _ in range(300):
-        if ws.heard > first:
-            break
-        await asyncio.sleep(0.01)
-    assert ws.heard > first
+    await _until(lambda: ws.heard > first)
     keepalive.sweep((first + ws.heard) / 2 + HOUR)  # an hour after its first bytes, not its last
     assert keepalive.pings == 0
     pinged = ws.heard + HOUR + 0.5
