@@ -98,6 +98,8 @@ class PacedTable:
 
 
 async def measure(args: argparse.Namespace, url: str, server_pid: int) -> dict[str, float]:
+    """Seat the tables, let them play `settle` seconds, then read the server's and this
+    process's CPU over a window of `seconds`: the figures of the moves acked within it."""
     rng = random.Random(args.seed)
     tables = [PacedTable(i, random.Random(rng.getrandbits(64)), args.pace)
               for i in range(args.tables)]
