@@ -50,8 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--belief-bytes", type=int, default=1541,
                         help="a belief frame's size (partnership-6's mean, measured)")
     parser.add_argument("--ping-interval", type=int, default=20,
-                        help="seconds between keepalive pings per connection, as serve's "
-                        "default (0: none)")
+                        help="seconds between websockets' keepalive pings per connection "
+                        "(serve's before server/keepalive.py pinged quiet ones only; 0: none)")
     parser.add_argument("--seed", type=int, default=1)
 
 

@@ -1,6 +1,8 @@
 """The bare transport of a move, as a server: the floor under `serve`'s CPU per move.
 
-A WebSocket server with `serve`'s settings (websockets, compression off, 20 s pings) that does
+A WebSocket server with `serve`'s settings (websockets, compression off; keepalive pings
+every PING_SECONDS by websockets' own task per connection, what `serve` ran before
+server/keepalive.py, or none) that does
 for each frame it reads only what no server of this protocol can skip: read the frame
 (websockets' reader, as `Session.run` does), parse its JSON, then write the move's frames the
 way `server/outbox.py` writes them when a socket can take them at once (each encoded, framed
