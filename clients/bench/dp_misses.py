@@ -12,6 +12,7 @@ one variant's misses, trimming that variant's own code cannot bring its tail wit
 from __future__ import annotations
 
 import contextlib
+import math
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -89,11 +90,12 @@ def cold_ms_per_key(keys: dict[str, list[ClassKey]]) -> dict[str, float]:
 
 def sizes(keys: list[ClassKey]) -> tuple[float, float, float]:
     """Mean holders, classes and classes enumerated split by split (not in the tail)."""
-    shapes = [(len(r), len(classes), len(classes) - counting._order(classes, r)[1])
-              for classes, r in keys]
-    if not shapes:
-        return (float("nan"),) * 3
-    return tuple(statistics.mean(s[i] for s in shapes) for i in range(3))  # type: ignore[return-value]
+    if not keys:
+        return math.nan, math.nan, math.nan
+    solved = [counting.count_key(key) for key in keys]  # order and tail as the DP chose them
+    return (statistics.mean(len(s.counts) for s in solved),
+            statistics.mean(len(s.order) for s in solved),
+            statistics.mean(len(s.order) - s.tail for s in solved))
 
 
 def report(logs: dict[str, MissLog], reference: str) -> list[str]:
