@@ -21,11 +21,14 @@ import json
 from typing import Any
 
 from games.advice import UNIFORM
+from games.interface import match_seats
 from server.replay.advice import ReplayAdvisor
 from server.replay.build import MatchLog, ReplayError, is_finished, load_log
 from server.replay.gate import ReplayGate
 from server.replay.results import Outcome, ReplayResults, ResultKey
 
+SEAT_CHARS = 16
+"""The longest `seat` asked for before the log is read (a perspective's bound)."""
 BUSY_RETRIES = 30
 """Times a job asks the replay pool again for one move when it is busy (1 s apart) before
 it gives up; the next ask of the route starts it anew from what was kept."""
@@ -60,7 +63,7 @@ class ReplayVerdicts:
 
     async def verdicts(self, match_id: str, seat: str | None, model_text: str | None,
                        address: str = "-") -> bytes:
-        if not seat or not seat.isascii() or not seat.isalnum() or len(seat) > 8:
+        if not seat or not seat.isascii() or not seat.isalnum() or len(seat) > SEAT_CHARS:
             raise ReplayError(400, "give the seat whose moves to rank: ?seat=S")
         model = model_text or UNIFORM
         key = ResultKey("verdicts", match_id, 0, f"{seat}:{model}")
@@ -108,6 +111,10 @@ class ReplayVerdicts:
             if not is_finished(log.events):
                 raise ReplayError(403, "verdicts are for finished matches only: the "
                                        "movers' hands stay hidden while the match is in play")
+            seats = match_seats(log.game, log.events[0])
+            if seat not in seats:  # a replay's `spectator` or `all` makes no moves to rank
+                raise ReplayError(400, f"{seat!r} is not a seat of this match (its seats: "
+                                       f"{', '.join(seats)})")
             self._decisions[key] = self.advisor.decisions(log, seat)
             for seq in self._decisions[key]:
                 await self._one(log, match_id, seq, model)

@@ -103,6 +103,30 @@ async def test_verdicts_of_a_bad_seat_or_an_unknown_match_are_typed_refusals(
         await server.stop()
 
 
+async def test_verdicts_for_a_perspective_that_is_no_seat_say_so(tmp_path: Path) -> None:
+    """`spectator` or `all` (a replay's other perspectives) or a seat the match lacks: a 400
+    naming the match's seats, once its log is read, not an empty list of verdicts."""
+    config = make_config(tmp_path)
+    match = next(bot_matches("partnership-6", ["greedy"], 1, seed=5, options={"target": 1}))
+    with EventStore(config.db) as store:
+        save_match(store, match)
+    server = DominoServer(config)
+    await server.start()
+    try:
+        base = f"http://127.0.0.1:{server.port}/api/matches/{match[0].match_id}"
+        for seat in ("spectator", "all", "P5"):
+            for _ in range(POLLS):
+                status, body = await asyncio.to_thread(_get, f"{base}/verdicts?seat={seat}")
+                if status != 200 or body["complete"]:
+                    break
+                await asyncio.sleep(0.25)
+            assert status == 400, (seat, status, body)
+            assert f"{seat!r} is not a seat of this match" in body["error"], body
+            assert "S, W, N, E" in body["error"], body
+    finally:
+        await server.stop()
+
+
 async def test_a_new_replay_from_the_same_address_stops_the_older_job(tmp_path: Path) -> None:
     """A person who opens replay after replay is never refused (CI: a page's verdicts met 429
     because the page before, from the same address, still had its job running)."""

@@ -9,7 +9,6 @@ moves at a play of a finished match and marks the move actually played.
 from __future__ import annotations
 
 import json
-import math
 import time
 from typing import Any
 
@@ -19,6 +18,7 @@ from websockets.sync.client import connect
 from games.dominoes.rules import evolve, legal_moves
 from games.dominoes.tiles import parse_tile
 from tests.web.conftest import WebServer, screenshot
+from tests.web.js_numbers import js_round
 from tests.web.test_browser import (
     app,
     create_table_in_lobby,
@@ -81,7 +81,7 @@ def test_the_advice_button_hints_every_legal_tile(context: Any, web_server: WebS
     best = advice["moves"][0]
     hint = page.locator(".hint.best")
     assert float(hint.get_attribute("data-ep")) == pytest.approx(best["expected_points"])
-    assert f"{math.floor(best['p_win_hand'] * 100 + 0.5)}%" in hint.text_content()  # JS rounding
+    assert f"{js_round(best['p_win_hand'] * 100)}%" in hint.text_content()
     box = page.text_content(".advice-box")
     assert LABEL in box and box.count("points") >= len(advice["moves"])
     print(f"advice shown {elapsed:.1f} s after A")  # a figure: wall time is not asserted

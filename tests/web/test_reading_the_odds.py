@@ -30,6 +30,7 @@ from games.dominoes.selfplay import random_match_events
 from games.dominoes.state import MatchState
 from protocol.frames import belief_body
 from tests.web.conftest import ROOT, WebServer, screenshot
+from tests.web.js_numbers import js_round, js_to_fixed
 from tests.web.test_browser import (
     TIP_AND_COLUMNS,
     contested_tile,
@@ -350,7 +351,7 @@ def assert_tip_matches_grid(page: Any, tile: str, seen: dict | None = None) -> N
         assert "%" not in tip, tip  # played or yours: no split
         return
     for name, p in shown.items():
-        assert f"{name} {100 * p:.1f}%" in tip, (tip, shown)
+        assert f"{name} {js_to_fixed(100 * p, 1)}%" in tip, (tip, shown)
 
 
 def expected_gist(name: str, column: dict[str, float], count: int | None, max_pip: int) -> dict:
@@ -401,10 +402,10 @@ def test_each_holders_line_says_what_infer_json_says(
         if want["best"] is None:
             assert m.group(5) is None and m.group(7) is None, text
         elif len(tops) > 1 and tops[0] - tops[1] < 1e-9:  # tied: no single likeliest tile
-            assert int(m.group(7)) == round(100 * want["best"]), (text, want)
+            assert int(m.group(7)) == js_round(100 * want["best"]), (text, want)
         else:
             assert abs(want["open"][m.group(5)] - want["best"]) <= 1e-12, (text, want)
-            assert int(m.group(6)) == round(100 * want["best"]), (text, want)
+            assert int(m.group(6)) == js_round(100 * want["best"]), (text, want)
     assert some_void  # a pass was just seen: someone cannot have a number
     assert errors == []
 

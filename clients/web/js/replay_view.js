@@ -349,12 +349,13 @@ export function replayView(root, params) {
   }
 
   // the chosen seat's verdicts for the whole match: one job on the server, which computes
-  // each move once (GET /api/matches/{id}/verdicts?seat=S); asked again until complete
-  let verdictsStarted = false;
+  // each move once (GET /api/matches/{id}/verdicts?seat=S); asked again until complete. The
+  // asking belongs to one seat: another perspective stops it (stopVerdicts) and asks anew.
+  let verdictsSeat = null;
   let verdictsTimer = null;
   let verdictsWaits = 0;
   function queueVerdicts() {
-    if (verdictsStarted || id === "upload" || !data || !data.finished || data.advice === false) return;
+    if (verdictsSeat === perspective || id === "upload" || !data || !data.finished || data.advice === false) return;
     // the move on screen first: its advice is asked for on its own, then the whole match's
     // (a few seconds at most: a refused or failed step does not hold the list back)
     if (adviceWanted && !adviceCache.has(adviceWanted) && verdictsWaits < 20) {
@@ -362,14 +363,20 @@ export function replayView(root, params) {
       return;
     }
     if (!data.events.some((ev) => renderer.isPlay(ev) && ev.seat === perspective)) return;
-    verdictsStarted = true;
-    pollVerdicts(0);
+    stopVerdicts();
+    verdictsSeat = perspective;
+    pollVerdicts(perspective, 0);
   }
-  async function pollVerdicts(refusals) {
-    if (disposed) return;
+  function stopVerdicts() {
+    clearTimeout(verdictsTimer);
+    verdictsTimer = null;
+    verdictsSeat = null;
+  }
+  async function pollVerdicts(seat, refusals) {
+    if (disposed || seat !== verdictsSeat) return;
     try {
-      const r = await getJson(`/api/matches/${encodeURIComponent(id)}/verdicts?seat=${encodeURIComponent(perspective)}`);
-      if (disposed) return;
+      const r = await getJson(`/api/matches/${encodeURIComponent(id)}/verdicts?seat=${encodeURIComponent(seat)}`);
+      if (disposed || seat !== verdictsSeat) return; // the page moved on while it was asked
       for (const [key, advice] of Object.entries(r.verdicts)) {
         const seq = Number(key);
         if (!adviceCache.has(seq)) {
@@ -378,11 +385,11 @@ export function replayView(root, params) {
         }
         showVerdict(seq);
       }
-      if (!r.complete) verdictsTimer = setTimeout(() => pollVerdicts(0), 2000);
+      if (!r.complete) verdictsTimer = setTimeout(() => pollVerdicts(seat, 0), 2000);
     } catch (err) {
       // refused for now (the workers busy, the address's share taken): a few more tries
-      if (!disposed && (err.status === 503 || err.status === 429) && refusals < 10) {
-        verdictsTimer = setTimeout(() => pollVerdicts(refusals + 1), 3000);
+      if (!disposed && seat === verdictsSeat && (err.status === 503 || err.status === 429) && refusals < 10) {
+        verdictsTimer = setTimeout(() => pollVerdicts(seat, refusals + 1), 3000);
       }
     }
   }
@@ -552,6 +559,7 @@ export function replayView(root, params) {
   perspSel.addEventListener("change", () => {
     perspective = perspSel.value;
     app.perspective = perspective;
+    stopVerdicts(); // those were the last seat's: the new one's are asked for once it loads
     load();
   });
 
