@@ -31,7 +31,7 @@ from protocol import CreateTable
 from server import strategy_processes
 from server.advice_memo import KeptAdvice
 from server.beliefs.in_process import InProcessInference
-from server.beliefs.processes import ProcessInference
+from server.beliefs.processes import HANG_AFTER, ProcessInference
 from server.beliefs.remote import RemoteInference
 from server.chat import ChatDesk, ChatLimits
 from server.cluster.ownership import Cluster
@@ -158,16 +158,19 @@ class ServerConfig:
     uploads_per_minute: float = 20.0
     """Replay uploads per address per minute (bursts of as many); beyond, status 429."""
     uploads_at_once: int = 2
+    """Replay uploads built at the same time; others wait up to 30 s, then status 503."""
     inference_processes: int = 0
     """Beliefs in this many child processes, tables sharded among them by a stable hash
     (server/beliefs/processes.py); 0: on this process (the loop, and one thread for costly
     ones). `serve` picks its own default (DEFAULT_INFERENCE_PROCESSES)."""
+    inference_hang_after: float = HANG_AFTER
+    """Seconds an inference process may hold a batch unacknowledged before it is killed and
+    started again (rebuilt from the logs): a hung process would stop its tables' beliefs."""
     chat: ChatLimits = field(default_factory=ChatLimits)
     """Table chat's length and rate limits (server/chat.py)."""
     store_key_file: str | Path | None = "auto"
     """The key that seals the store's stream heads (storage/keys.py): "auto" is `<db>.key`
     beside a SQLite store, created on first run (none for PostgreSQL unless given)."""
-    """Replay uploads built at the same time; others wait up to 30 s, then status 503."""
 
 
 class DominoServer:
@@ -209,7 +212,8 @@ class DominoServer:
             inference = await self._join_cluster(self.config.mqtt)
         elif self.config.inference_processes > 0:
             inference = ProcessInference(self.bus, self.metrics,
-                                         self.config.inference_processes, self.config.games)
+                                         self.config.inference_processes, self.config.games,
+                                         hang_after=self.config.inference_hang_after)
         else:
             inference = InProcessInference(self.bus, self.metrics)
         self.inference = inference

@@ -18,8 +18,10 @@ server's outbox and goes as one batch, so a slow process gets bigger batches and
 one belief per audience per batch (coalescing), and the outbox holds references to frames
 of the live matches, never more than their logs. A process that dies is started again and
 rebuilt from the events the server holds (each table's log, re-projected per audience):
-every watched belief comes back at the head. A belief whose update raises is marked broken
-and logged, as in-process.
+every watched belief comes back at the head. So does one that hangs: a process holding a
+batch unacknowledged for `hang_after` seconds (it acknowledges within a loop turn or two when
+well, a few seconds under heavy load) is killed and started again. A belief whose update
+raises is marked broken and logged, as in-process.
 """
 
 from __future__ import annotations
@@ -71,6 +73,10 @@ bound (docs/performance.md, "Human pace, eighth round")."""
 BATCH_ITEMS = 16
 """Items (four moves of a four-seat table's audiences) that are enough to amortise a
 wake-up: a batch this big goes at once, so under load nothing waits for BATCH_DELAY."""
+HANG_AFTER = 60.0
+"""Seconds a process may hold a batch unacknowledged before it is taken for hung, killed and
+started again. A stopped or deadlocked process would otherwise freeze its tables' beliefs
+for good, and the server's outbox for it would grow with every `refresh`."""
 RESTART_FIRST, RESTART_LAST = 0.05, 5.0
 """Seconds before a dead process is started again (doubling while it keeps dying young)."""
 
@@ -181,10 +187,14 @@ class Shard:
         self.process: Any = None
         self.pid: int | None = None
         self.restarts = 0
+        self.hangs = 0
+        """Processes killed for holding a batch past `hang_after`."""
         self.cpu_of_dead = 0.0
         """CPU seconds of this shard's earlier processes (read just before they were reaped)."""
         self.ready = asyncio.Event()
         """Set once a process has said it is up (started, imported, listening)."""
+        self._ready_at: float | None = None
+        """When the current process said it is up (monotonic; None while it starts)."""
         self._flush_scheduled = False
         self._timer: asyncio.TimerHandle | None = None
         """The flush waiting for the batch to be due (cancelled when BATCH_ITEMS arrive)."""
@@ -288,6 +298,7 @@ class Shard:
     def _on_message(self, message: Any) -> None:
         kind = message[0]
         if kind == "ready":
+            self._ready_at = time.monotonic()
             self.ready.set()
         elif kind == "beliefs":
             self._publish(message[1])
@@ -351,12 +362,14 @@ class Shard:
         process.start()
         theirs.close()
         self.process, self.pid = process, process.pid
+        self._ready_at = None
         sock = socket.socket(fileno=os.dup(ours.fileno()))
         ours.close()
         reader, writer = await asyncio.open_connection(sock=sock)
         self.writer = writer
         self.in_flight.clear()
         self._rebuild()
+        watchdog = asyncio.create_task(self._watch(process), name=f"inference-watch-{self.index}")
         try:
             while True:
                 body = await receive_bytes(reader)
@@ -368,6 +381,7 @@ class Shard:
         except (asyncio.IncompleteReadError, ConnectionError):
             pass  # the process ended
         finally:
+            watchdog.cancel()
             self.writer = None
             self.cpu_of_dead += self.cpu_seconds(live_only=True)
             writer.close()
@@ -375,6 +389,25 @@ class Shard:
             if process.is_alive():
                 process.kill()
                 await asyncio.to_thread(process.join, 5)
+
+    async def _watch(self, process: Any) -> None:
+        """Kill `process` once it has held a batch unacknowledged for `hang_after` seconds
+        since it was sent or the process said it is up, whichever is later (a spawned
+        interpreter's start is not a hang): its pipe then ends, and `_run` starts another,
+        rebuilt from the logs."""
+        hang_after = self.owner.hang_after
+        while True:
+            await asyncio.sleep(hang_after / 4)
+            if not self.in_flight or self._ready_at is None:
+                continue
+            held = time.monotonic() - max(min(self.in_flight.values()), self._ready_at)
+            if held > hang_after:
+                self.hangs += 1
+                log("inference_process_hung", shard=self.index, pid=process.pid,
+                    held_seconds=round(held, 1), batches=len(self.in_flight),
+                    outbox=len(self.outbox))
+                process.kill()
+                return
 
     def cpu_seconds(self, live_only: bool = False) -> float:
         """User + system CPU of this shard's process (Linux /proc), plus its dead ones'."""
@@ -399,9 +432,12 @@ class Shard:
 class ProcessInference:
     """Beliefs in N child processes, tables sharded by a stable hash of their id."""
 
-    def __init__(self, bus: Bus, metrics: Metrics, processes: int, games: Registry) -> None:
+    def __init__(self, bus: Bus, metrics: Metrics, processes: int, games: Registry,
+                 hang_after: float = HANG_AFTER) -> None:
         if processes < 1:
             raise ValueError("process inference needs at least one process")
+        if not hang_after > 0:
+            raise ValueError("hang_after must be > 0 seconds")
         try:  # the registry travels to each process: refuse now, not after a 60 s wait
             pickle.dumps(games)
         except Exception as error:
@@ -410,6 +446,7 @@ class ProcessInference:
         self.bus = bus
         self.metrics = metrics
         self.games = games
+        self.hang_after = hang_after
         self.shards = [Shard(self, index) for index in range(processes)]
         self.round_trip = Window()
         """Per batch: sent to a process -> acknowledged (folded, beliefs sent back)."""
@@ -441,7 +478,7 @@ class ProcessInference:
     def health(self) -> dict[str, Any]:
         """The processes, for /healthz: their CPU is not in the server's `cpu_seconds`."""
         return {"inference_processes": [
-            {"pid": s.pid, "tables": len(s.tables), "restarts": s.restarts,
+            {"pid": s.pid, "tables": len(s.tables), "restarts": s.restarts, "hangs": s.hangs,
              "in_flight": len(s.in_flight), "outbox": len(s.outbox),
              "cpu_seconds": round(s.cpu_seconds(), 3)} for s in self.shards],
             "inference_cpu_seconds": round(sum(s.cpu_seconds() for s in self.shards), 3)}

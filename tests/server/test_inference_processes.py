@@ -7,6 +7,7 @@ Real server, real WebSockets, real SQLite file, a real child process."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -144,6 +145,46 @@ async def test_a_killed_process_is_replaced_and_beliefs_reach_the_head(
         assert retained is not None and retained.seq == table.last_seq, audience
     for client in [creator, *clients]:
         await client.close()
+
+
+async def test_a_hung_process_is_killed_and_replaced_and_beliefs_reach_the_head(
+    tmp_path: Path
+) -> None:
+    """A process that stops answering (SIGSTOP: alive, silent) while holding a batch is taken
+    for hung after `inference_hang_after` seconds, killed and started again, and every
+    audience's belief comes back at the head. Without the watchdog they stay where the
+    process stopped."""
+    config = make_config(tmp_path, inference_processes=1, inference_hang_after=5.0)
+    async with serving(config) as server:
+        url = f"ws://127.0.0.1:{server.port}/ws"
+        creator = await DominoClient.connect(url)
+        table_id = await creator.create_table(target=60)
+        taps = tap(server, table_id)
+        clients = await seat_four(url, table_id)
+        table = server.registry.tables[table_id]  # type: ignore[union-attr]
+        shard = _inference(server).shards[0]
+        await wait_for(lambda: shard.pid is not None and table.last_seq >= 3, 30)
+        stopped = shard.pid
+        assert stopped is not None
+        os.kill(stopped, signal.SIGSTOP)
+        try:
+            players = [asyncio.create_task(play_until_finished(
+                client, table_id, SeatView(seat), random.Random(i)))
+                for i, (seat, client) in enumerate(zip(SEATS, clients, strict=True))]
+            await asyncio.gather(*players)
+            assert table.finished
+            await wait_for(lambda: all(t and t[-1].seq == table.last_seq
+                                       for t in taps.values()), 60)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(stopped, signal.SIGKILL)  # never left behind, stopped
+        # at least once: a replacement slowed by a busy machine past 5 s is taken for hung too
+        assert shard.hangs >= 1 and shard.restarts >= 1 and shard.pid != stopped
+        check_equal(table, taps)
+        health = server.health()
+        assert health["inference_processes"][0]["hangs"] == shard.hangs, health
+        for client in [creator, *clients]:
+            await client.close()
 
 
 async def test_a_late_spectator_gets_the_heads_belief(server: DominoServer, url: str) -> None:
