@@ -3,8 +3,8 @@
 Every advisor's answer is decided by work budgets and a seed taken from the position
 (`advice_seed`: the match, the move's seq, the model), so the advice a seated player got
 live is exactly what the replay of that move would compute; the live desk keeps it here and
-the replay reads it first, so a replay shows it at once. Bounded (least recently used go
-first); in memory, for the server's lifetime.
+the replay reads it first, so a replay shows it at once. Bounded in entries and in bytes
+(least recently used go first); in memory, for the server's lifetime.
 
 `KeptAdvice` keeps, beyond the server's lifetime, the answers of an advisor that names them by
 position (games.advice.position_key: e.g. Texas 42's bidding oracle, under its `cache_key`):
@@ -17,17 +17,22 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections import OrderedDict
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from games.advice import UNIFORM
 from server.logs import log
+from server.sized_lru import SizedLru
 from storage import EventStore, StorageError
 from storage.kept import KeptValues
 
 MAX_KEPT = 2048
+MAX_KEPT_BYTES = 32 * 1024 * 1024
+"""The kept answers' size as compact JSON. Answers differ a thousandfold: a dominoes move's
+is about 0.6 KB, a Texas 42 bid's (the oracle's table) 133 KB, 223 KB as Python objects, so
+2,048 of those held 0.45 GB. 32 MiB keeps about 250 of them; a Texas 42 answer the memo
+let go is read back from the store (KeptAdvice), not computed again."""
 
 MemoKey = tuple[str, int, str, str]
 """(match id, the seq of the move being decided, the seat deciding it, model)."""
@@ -40,21 +45,21 @@ def advice_seed(match_id: str, seq: int, model: str = UNIFORM) -> int:
 
 
 class AdviceMemo:
-    def __init__(self, max_kept: int = MAX_KEPT) -> None:
-        self.max_kept = max_kept
-        self._kept: OrderedDict[MemoKey, dict[str, Any]] = OrderedDict()
+    def __init__(self, max_kept: int = MAX_KEPT, max_bytes: int = MAX_KEPT_BYTES) -> None:
+        self._kept: SizedLru[MemoKey, dict[str, Any]] = SizedLru(max_kept, max_bytes)
         self.hits = 0
 
+    @property
+    def bytes(self) -> int:
+        """The kept answers' size (compact JSON)."""
+        return self._kept.bytes
+
     def keep(self, key: MemoKey, payload: dict[str, Any]) -> None:
-        self._kept[key] = payload
-        self._kept.move_to_end(key)
-        while len(self._kept) > self.max_kept:
-            self._kept.popitem(last=False)
+        self._kept.put(key, payload, len(json.dumps(payload, separators=(",", ":"))))
 
     def get(self, key: MemoKey) -> dict[str, Any] | None:
         found = self._kept.get(key)
         if found is not None:
-            self._kept.move_to_end(key)
             self.hits += 1
         return found
 

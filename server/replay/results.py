@@ -12,12 +12,12 @@ up (its deadline) leaves it to finish and be kept.
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
 from typing import Any
 
 from server.replay.build import ReplayError
+from server.sized_lru import SizedLru
 
 MAX_ENTRIES = 4096
 MAX_BYTES = 64 * 1024 * 1024
@@ -43,10 +43,7 @@ match is still in play, the workers are busy), which is not kept."""
 
 class ReplayResults:
     def __init__(self, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES) -> None:
-        self.max_entries = max_entries
-        self.max_bytes = max_bytes
-        self._kept: OrderedDict[ResultKey, Outcome] = OrderedDict()
-        self._bytes = 0
+        self._kept: SizedLru[ResultKey, Outcome] = SizedLru(max_entries, max_bytes)
         self._computing: dict[ResultKey, asyncio.Task[Outcome]] = {}
         self.hits = 0
         self.computed = 0
@@ -56,7 +53,6 @@ class ReplayResults:
         found = self._kept.get(key)
         if found is None:
             return None
-        self._kept.move_to_end(key)
         self.hits += 1
         return _answer(found)
 
@@ -75,7 +71,8 @@ class ReplayResults:
             self._computing.pop(key, None)
             if not finished.cancelled() and finished.exception() is None:
                 self.computed += 1
-                self._keep(key, finished.result())
+                outcome = finished.result()
+                self._kept.put(key, outcome, _size(outcome))
             if done is not None:
                 done()
 
@@ -92,19 +89,6 @@ class ReplayResults:
             raise ReplayError(202, "still computing: ask again in a moment",
                               code="computing") from None
         return _answer(outcome)
-
-    def _keep(self, key: ResultKey, outcome: Outcome) -> None:
-        size = _size(outcome)
-        if size > self.max_bytes:
-            return
-        old = self._kept.pop(key, None)
-        if old is not None:
-            self._bytes -= _size(old)
-        self._kept[key] = outcome
-        self._bytes += size
-        while len(self._kept) > self.max_entries or self._bytes > self.max_bytes:
-            _, dropped = self._kept.popitem(last=False)
-            self._bytes -= _size(dropped)
 
     def __len__(self) -> int:
         return len(self._kept)
