@@ -77,6 +77,8 @@ HANG_AFTER = 60.0
 """Seconds a process may hold a batch unacknowledged before it is taken for hung, killed and
 started again. A stopped or deadlocked process would otherwise freeze its tables' beliefs
 for good, and the server's outbox for it would grow with every `refresh`."""
+STARTUP_HANGS = 4
+"""A process not up `STARTUP_HANGS * hang_after` seconds after it started is hung too."""
 RESTART_FIRST, RESTART_LAST = 0.05, 5.0
 """Seconds before a dead process is started again (doubling while it keeps dying young)."""
 
@@ -392,20 +394,27 @@ class Shard:
 
     async def _watch(self, process: Any) -> None:
         """Kill `process` once it has held a batch unacknowledged for `hang_after` seconds
-        since it was sent or the process said it is up, whichever is later (a spawned
-        interpreter's start is not a hang): its pipe then ends, and `_run` starts another,
-        rebuilt from the logs."""
+        since it was sent or the process said it is up, whichever is later, or has not said
+        it is up STARTUP_HANGS times that after it started (a spawned interpreter imports
+        the games first: slow on a busy machine, not a hang). Its pipe then ends, and `_run`
+        starts another, rebuilt from the logs."""
         hang_after = self.owner.hang_after
+        started = time.monotonic()
         while True:
             await asyncio.sleep(hang_after / 4)
-            if not self.in_flight or self._ready_at is None:
+            now = time.monotonic()
+            if self._ready_at is None:
+                held, bound = now - started, STARTUP_HANGS * hang_after
+            elif self.in_flight:
+                held = now - max(min(self.in_flight.values()), self._ready_at)
+                bound = hang_after
+            else:
                 continue
-            held = time.monotonic() - max(min(self.in_flight.values()), self._ready_at)
-            if held > hang_after:
+            if held > bound:
                 self.hangs += 1
                 log("inference_process_hung", shard=self.index, pid=process.pid,
-                    held_seconds=round(held, 1), batches=len(self.in_flight),
-                    outbox=len(self.outbox))
+                    ready=self._ready_at is not None, held_seconds=round(held, 1),
+                    batches=len(self.in_flight), outbox=len(self.outbox))
                 process.kill()
                 return
 
