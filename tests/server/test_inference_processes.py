@@ -12,7 +12,7 @@ import json
 import os
 import random
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -118,9 +118,11 @@ async def test_beliefs_from_the_process_equal_in_process_ones_for_a_whole_match(
         await server.stop()
 
 
-async def test_a_killed_process_is_replaced_and_beliefs_reach_the_head(
-    server: DominoServer, url: str
-) -> None:
+async def play_while_the_process_is(disturbed: Callable[[int], None], server: DominoServer,
+                                    url: str) -> tuple[Any, dict[str, list[Envelope]], int]:
+    """Four players play a match to its end, every audience tapped, with `disturbed(pid)`
+    done to the inference process at seq 25; returns once every audience's belief is at the
+    head: the table, the taps and the disturbed process's pid."""
     creator = await DominoClient.connect(url)
     table_id = await creator.create_table(target=60)
     taps = tap(server, table_id)
@@ -128,23 +130,33 @@ async def test_a_killed_process_is_replaced_and_beliefs_reach_the_head(
     table = server.registry.tables[table_id]  # type: ignore[union-attr]
     shard = _inference(server).shards[0]
     await wait_for(lambda: shard.pid is not None and table.last_seq >= 3, 30)
-    first = shard.pid
     players = [asyncio.create_task(play_until_finished(
         client, table_id, SeatView(seat), random.Random(i)))
         for i, (seat, client) in enumerate(zip(SEATS, clients, strict=True))]
     await wait_for(lambda: table.last_seq >= 25, 60)
+    first = shard.pid
     assert first is not None
-    os.kill(first, signal.SIGKILL)  # mid-match
+    disturbed(first)  # mid-match
     await asyncio.gather(*players)
     assert table.finished
     await wait_for(lambda: all(t and t[-1].seq == table.last_seq for t in taps.values()), 60)
+    for client in [creator, *clients]:
+        await client.close()
+    return table, taps, first
+
+
+async def test_a_killed_process_is_replaced_and_beliefs_reach_the_head(
+    server: DominoServer, url: str
+) -> None:
+    table, taps, first = await play_while_the_process_is(
+        lambda pid: os.kill(pid, signal.SIGKILL), server, url)
+    shard = _inference(server).shards[0]
     assert shard.restarts >= 1 and shard.pid != first
     check_equal(table, taps)
     for audience in AUDIENCES:  # nothing older than the head is left retained
-        retained = server.bus.retained(table_id, audience, "belief")  # type: ignore[attr-defined]
+        retained = server.bus.retained(table.table_id, audience,  # type: ignore[attr-defined]
+                                       "belief")
         assert retained is not None and retained.seq == table.last_seq, audience
-    for client in [creator, *clients]:
-        await client.close()
 
 
 async def test_a_hung_process_is_killed_and_replaced_and_beliefs_reach_the_head(
@@ -154,37 +166,26 @@ async def test_a_hung_process_is_killed_and_replaced_and_beliefs_reach_the_head(
     for hung after `inference_hang_after` seconds, killed and started again, and every
     audience's belief comes back at the head. Without the watchdog they stay where the
     process stopped."""
+    stopped: list[int] = []
+
+    def stop(pid: int) -> None:
+        stopped.append(pid)
+        os.kill(pid, signal.SIGSTOP)
+
     config = make_config(tmp_path, inference_processes=1, inference_hang_after=5.0)
     async with serving(config) as server:
-        url = f"ws://127.0.0.1:{server.port}/ws"
-        creator = await DominoClient.connect(url)
-        table_id = await creator.create_table(target=60)
-        taps = tap(server, table_id)
-        clients = await seat_four(url, table_id)
-        table = server.registry.tables[table_id]  # type: ignore[union-attr]
-        shard = _inference(server).shards[0]
-        await wait_for(lambda: shard.pid is not None and table.last_seq >= 3, 30)
-        stopped = shard.pid
-        assert stopped is not None
-        os.kill(stopped, signal.SIGSTOP)
         try:
-            players = [asyncio.create_task(play_until_finished(
-                client, table_id, SeatView(seat), random.Random(i)))
-                for i, (seat, client) in enumerate(zip(SEATS, clients, strict=True))]
-            await asyncio.gather(*players)
-            assert table.finished
-            await wait_for(lambda: all(t and t[-1].seq == table.last_seq
-                                       for t in taps.values()), 60)
+            table, taps, first = await play_while_the_process_is(
+                stop, server, f"ws://127.0.0.1:{server.port}/ws")
         finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(stopped, signal.SIGKILL)  # never left behind, stopped
+            for pid in stopped:  # never left behind, stopped
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+        shard = _inference(server).shards[0]
         # at least once: a replacement slowed by a busy machine past 5 s is taken for hung too
-        assert shard.hangs >= 1 and shard.restarts >= 1 and shard.pid != stopped
+        assert shard.hangs >= 1 and shard.restarts >= 1 and shard.pid != first
         check_equal(table, taps)
-        health = server.health()
-        assert health["inference_processes"][0]["hangs"] == shard.hangs, health
-        for client in [creator, *clients]:
-            await client.close()
+        assert server.health()["inference_processes"][0]["hangs"] == shard.hangs
 
 
 async def test_a_late_spectator_gets_the_heads_belief(server: DominoServer, url: str) -> None:
