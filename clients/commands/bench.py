@@ -16,6 +16,8 @@ BENCHMARKS = {
                "after idle (what a paced move costs the inference process)"),
     "transport-floor": ("clients.bench.transport_floor", "a paced move's frames through a bare "
                         "WebSocket server: the CPU per move no game, store or inference adds"),
+    "advice-sizes": ("clients.bench.advice_sizes", "each game's move advice as kept: its JSON, "
+                     "its Python objects, how many the advice memo's byte bound holds"),
     "texas42": ("clients.bench.texas42", "Texas 42: the compiled solver against the pure-Python "
                 "reference on the same deals (solves/s, identical values); the oracle at N = 150"),
     "solver42": ("clients.bench.texas42", "the same as texas42 (its former name)"),
