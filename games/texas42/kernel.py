@@ -4,8 +4,9 @@ whole-hand solve on a shared machine (docs/games/texas42.md has the figures).
 
 Why a compiled kernel: the bidding oracle solves every completion once per trump (150 x 9
 whole-hand solves per bid), which the reference does in minutes. Numba compiles this module's
-search once per machine (`cache=True` keeps the machine code beside the module), needs no C
-compiler at install and is tested against the reference value by value.
+search once per clone (`cache=True` keeps the machine code beside the module; about 95 s
+cold, games/texas42/compile_kernel.py), needs no C compiler at install and is tested against
+the reference value by value.
 
 Positions: four 28-bit hand masks, the leader, the dominoes played to the current trick. The
 value is the points North-South take from the rest of the hand (the trick in progress
