@@ -29,10 +29,11 @@ from storage.kept import KeptValues
 
 MAX_KEPT = 2048
 MAX_KEPT_BYTES = 32 * 1024 * 1024
-"""The kept answers' size as compact JSON. Answers differ a thousandfold: a dominoes move's
-is about 0.6 KB, a Texas 42 bid's (the oracle's table) 133 KB, 223 KB as Python objects, so
-2,048 of those held 0.45 GB. 32 MiB keeps about 250 of them; a Texas 42 answer the memo
-let go is read back from the store (KeptAdvice), not computed again."""
+"""The kept answers' size as compact JSON. Answers differ two hundredfold: a dominoes move's
+is 0.6 KB, a Texas 42 decision's (the oracle's table) 130 KB, 217 KB as Python objects, so
+2,048 of those held 0.45 GB (`domino-oracle bench advice-sizes`). 32 MiB keeps 251 of them;
+a Texas 42 answer the memo let go is read back from the store (KeptAdvice), not computed
+again."""
 
 MemoKey = tuple[str, int, str, str]
 """(match id, the seq of the move being decided, the seat deciding it, model)."""

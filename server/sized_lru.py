@@ -1,7 +1,7 @@
 """A memo bounded in entries and in bytes, the least recently used going first.
 
-Kept answers differ a thousandfold in size (a dominoes move's advice is 0.6 KB, a Texas 42
-bid's 133 KB), so a bound on entries alone does not bound memory: both are held here.
+Kept answers differ two hundredfold in size (a dominoes move's advice is 0.6 KB, a Texas 42
+decision's 130 KB), so a bound on entries alone does not bound memory: both are held here.
 """
 
 from __future__ import annotations
