@@ -180,6 +180,7 @@ export function replayView(root, params) {
   let adviceModel = "uniform";
   let lastShown = null;
   const adviceKey = (seq, model) => (model === "uniform" ? seq : `${model}@${seq}`);
+  const BUSY_TRIES = 30; // about five minutes of a busy replay worker before the page gives up
 
   // "Deals: every consistent one alike | weighed by M", where the advisor offers more models
   function modelSwitchHtml() {
@@ -253,8 +254,11 @@ export function replayView(root, params) {
     } catch (err) {
       if (disposed || adviceWanted !== key) return;
       if (err.status === 202 && err.partial) renderAdvisor(err.partial);
-      // 202: under way on the server (bounded there), so wait for it; a refusal: a few tries
-      if (err.status === 202 || ((err.status === 503 || err.status === 429) && tries < 5)) {
+      // 202: under way on the server (bounded there), so wait for it. 503: the replay worker
+      // is busy (each ask waits 10 s there for it), often with this match's verdicts, which
+      // end: asked again while this step is on screen, up to BUSY_TRIES times (CI saw a bid's
+      // oracle wait past 5 tries behind South's verdicts). 429: a few tries.
+      if (err.status === 202 || (err.status === 503 && tries < BUSY_TRIES) || (err.status === 429 && tries < 5)) {
         adviceTimer = setTimeout(() => fetchAdvice(seq, model, tries + 1), err.status === 202 ? 500 : 1000);
       } else advisorNote(`<span class="error">Advisor: ${esc(err.message)}</span>`);
     }
